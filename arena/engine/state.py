@@ -1,0 +1,360 @@
+"""One game of Back Alley as a state machine: ``legal_actions()``, ``apply(action)``.
+
+The state holds hands as bitmasks and cards as ints (see ``cards``); it deals each hand
+itself from a ``DealSource`` (seeded shuffles by default), so a whole game is driven by
+nothing but player actions. Everything that happened is kept in ``deals`` (one
+``DealRecord`` per dealing, redeals included), which is what a replay is written from.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from .bids import BOARD, PASS, action_name, bid_number, legal_bid_mask
+from .cards import BB, DECK_SIZE, LB, SUIT_MASKS, cards_of, power, trump_mask
+from .rules import HAND_SIZES, NUM_DEALS, SEATS, Rules
+from .scoring import score_team
+
+# (dealer, hand_size) -> (four hands by seat, stock top card first)
+DealSource = Callable[[int, int], tuple[Sequence[Sequence[int]], Sequence[int]]]
+
+
+class Phase(IntEnum):
+    BIDDING = 0
+    PLAY = 1
+    OVER = 2
+
+
+class IllegalActionError(ValueError):
+    """An action that is not among ``legal_actions()`` in this state."""
+
+
+@dataclass
+class Trick:
+    leader: int
+    cards: list[int] = field(default_factory=list)  # in play order, from the leader
+    winner: int | None = None
+    legal: list[list[int]] | None = None  # per play, what was allowed (if recorded)
+
+    def seat_of(self, i: int) -> int:
+        return (self.leader + i) % SEATS
+
+
+@dataclass(frozen=True)
+class JokerSwap:
+    seat: int
+    discarded: int
+    drawn: int
+
+
+@dataclass
+class DealRecord:
+    """One dealing as it happened: the cards dealt, the bids, the tricks and the score."""
+
+    number: int  # 1..25; a redeal repeats the number
+    hand_size: int
+    dealer: int
+    hands: tuple[int, ...]  # masks as dealt, before the joker swap
+    stock: tuple[int, ...]  # undealt cards, top first; stock[0] is the turned card
+    trump: int | None
+    joker_swap: JokerSwap | None
+    bids: list[tuple[int, int]] = field(default_factory=list)  # (seat, action)
+    redeal: bool = False
+    leader: int | None = None
+    tricks: list[Trick] = field(default_factory=list)
+    tricks_won: list[int] = field(default_factory=lambda: [0] * SEATS)
+    points: tuple[int, int] | None = None
+    totals: tuple[int, int] | None = None
+
+    @property
+    def turned(self) -> int:
+        return self.stock[0]
+
+
+def seeded_deals(rng: random.Random) -> DealSource:
+    """Shuffle the 54 cards and deal them one at a time clockwise from the dealer's left."""
+    deck = list(range(DECK_SIZE))
+
+    def deal(dealer: int, hand_size: int) -> tuple[list[list[int]], list[int]]:
+        rng.shuffle(deck)
+        hands: list[list[int]] = [[], [], [], []]
+        for i in range(hand_size * SEATS):
+            hands[(dealer + 1 + i) % SEATS].append(deck[i])
+        return hands, deck[hand_size * SEATS :]
+
+    return deal
+
+
+class GameState:
+    """A full 25-deal game. Seats 0..3 clockwise; teams {0, 2} and {1, 3}."""
+
+    __slots__ = (
+        "rules", "seed", "first_dealer", "record_legal", "_deal_source",
+        "phase", "deal_number", "hand_size", "dealer", "to_move", "redeals_in_row",
+        "hands", "trump", "trump_mask", "board_levels", "boards_claimed",
+        "trumps_broken", "trick", "led_mask", "tricks_won", "totals", "deals",
+        "_legal", "_record",
+    )  # fmt: skip
+
+    phase: Phase
+    deal_number: int
+    hand_size: int
+    dealer: int
+    to_move: int
+    redeals_in_row: int
+    hands: list[int]  # one mask per seat
+    trump: int | None
+    trump_mask: int
+    board_levels: list[int]  # per seat: 0, or k for the k-th board claim of the deal
+    boards_claimed: int
+    trumps_broken: bool
+    trick: Trick
+    led_mask: int  # cards that follow the led suit (the whole trump mask on a trump lead)
+    tricks_won: list[int]
+    totals: list[int]
+    _legal: int  # cached legal mask, -1 when stale
+    _record: DealRecord
+
+    def __init__(
+        self,
+        rules: Rules,
+        first_dealer: int,
+        deal_source: DealSource,
+        *,
+        seed: int | None = None,
+        record_legal: bool = False,
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.record_legal = record_legal
+        self._deal_source = deal_source
+        self.deal_number = 1
+        self.dealer = first_dealer
+        self.redeals_in_row = 0
+        self.totals = [0, 0]
+        self.deals: list[DealRecord] = []
+        self._start_dealing()
+
+    @classmethod
+    def new(cls, seed: int, rules: Rules | None = None, *, record_legal: bool = False) -> GameState:
+        """A game whose first dealer and every shuffle come from ``seed``."""
+        rng = random.Random(seed)
+        first_dealer = rng.randrange(SEATS)
+        return cls(rules or Rules(), first_dealer, seeded_deals(rng), seed=seed,
+                   record_legal=record_legal)  # fmt: skip
+
+    # ------------------------------------------------------------------ queries
+
+    def current_player(self) -> int:
+        """The seat to act, or -1 once the game is over."""
+        return -1 if self.phase is Phase.OVER else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal_mask(self) -> int:
+        """The legal actions as a mask over action ints (cards 0..53, bids 54..67)."""
+        if self._legal < 0:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        return cards_of(self.legal_mask())
+
+    def winner(self) -> int | None:
+        """The winning team once the game is over; ``None`` for a draw or a game in play."""
+        if self.phase is not Phase.OVER or self.totals[0] == self.totals[1]:
+            return None
+        return 0 if self.totals[0] > self.totals[1] else 1
+
+    @property
+    def current_deal(self) -> DealRecord:
+        return self._record
+
+    # ------------------------------------------------------------------ moves
+
+    def apply(self, action: int) -> None:
+        """Make one bid or play one card for the seat to move."""
+        legal = self._legal if self._legal >= 0 else self.legal_mask()
+        if action < 0 or not (legal >> action) & 1:
+            raise IllegalActionError(self._illegal_message(action, legal))
+        self._legal = -1
+        if self.phase is Phase.PLAY:
+            self._play(action)
+        else:
+            self._bid(action)
+
+    def _compute_legal(self) -> int:
+        if self.phase is Phase.BIDDING:
+            return legal_bid_mask(self.hand_size)
+        if self.phase is Phase.OVER:
+            return 0
+        seat = self.to_move
+        hand = self.hands[seat]
+        trumps = hand & self.trump_mask
+        cards = self.trick.cards
+        if not cards:
+            if trumps and trumps != hand and not self.trumps_broken and not self.board_levels[seat]:
+                return hand & ~trumps
+            return hand
+        led = cards[0]
+        if led >= BB:
+            if not trumps:
+                return hand
+            if led == BB:  # Big Blooper led: the highest trump
+                if trumps >> LB & 1:
+                    return 1 << LB
+                return 1 << (trumps.bit_length() - 1)
+            plain = trumps & ~(1 << BB | 1 << LB)  # Little Blooper led: the lowest trump
+            if plain:
+                return plain & -plain
+            return 1 << BB
+        return hand & self.led_mask or hand
+
+    def _bid(self, action: int) -> None:
+        seat = self.to_move
+        record = self._record
+        record.bids.append((seat, action))
+        if action == BOARD:
+            self.boards_claimed += 1
+            self.board_levels[seat] = self.boards_claimed
+        if len(record.bids) < SEATS:
+            self.to_move = (seat + 1) % SEATS
+            return
+        all_pass = all(a == PASS for _, a in record.bids)
+        if all_pass and self.redeals_in_row < self.rules.max_redeals:
+            record.redeal = True
+            self.redeals_in_row += 1
+            self.dealer = (self.dealer + 1) % SEATS
+            self._start_dealing()
+            return
+        self.redeals_in_row = 0
+        self.phase = Phase.PLAY
+        self.to_move = record.leader = self._first_leader(record.bids)
+        self.trick = Trick(self.to_move, legal=[] if self.record_legal else None)
+
+    def _first_leader(self, bids: list[tuple[int, int]]) -> int:
+        """The last board claimant; else the earliest of the highest numeric bidders."""
+        leader, best = bids[0][0], -1
+        for seat, action in bids:
+            if action == BOARD:
+                best = 99
+                leader = seat
+            elif bid_number(action) > best:
+                best = bid_number(action)
+                leader = seat
+        return leader
+
+    def _play(self, card: int) -> None:
+        seat = self.to_move
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        trick = self.trick
+        cards = trick.cards
+        if trick.legal is not None:
+            trick.legal.append(cards_of(self._compute_legal_for(seat, bit)))
+        if bit & self.trump_mask:
+            self.trumps_broken = True
+        cards.append(card)
+        if len(cards) == 1:
+            self.led_mask = self.trump_mask if bit & self.trump_mask else SUIT_MASKS[card // 13]
+        if len(cards) < SEATS:
+            self.to_move = (seat + 1) % SEATS
+            return
+        trump = self.trump
+        led_suit = trump if self.led_mask == self.trump_mask else cards[0] // 13
+        best, best_power = 0, -1000
+        for i, c in enumerate(cards):
+            p = power(c, trump, led_suit)
+            if p > best_power:
+                best, best_power = i, p
+        winner = (trick.leader + best) % SEATS
+        trick.winner = winner
+        record = self._record
+        record.tricks.append(trick)
+        self.tricks_won[winner] += 1
+        if len(record.tricks) < self.hand_size:
+            self.to_move = winner
+            self.trick = Trick(winner, legal=[] if self.record_legal else None)
+            return
+        self._finish_deal()
+
+    def _compute_legal_for(self, seat: int, played_bit: int) -> int:
+        """What ``seat`` was allowed just before playing ``played_bit`` (for recording)."""
+        self.hands[seat] ^= played_bit
+        try:
+            return self._compute_legal()
+        finally:
+            self.hands[seat] ^= played_bit
+
+    def _finish_deal(self) -> None:
+        record = self._record
+        won = self.tricks_won
+        levels = self.board_levels
+        points = []
+        for team in (0, 1):
+            number = sum(bid_number(a) for s, a in record.bids if s & 1 == team)
+            level = max(levels[team], levels[team + 2])
+            points.append(score_team(number, level, won[team] + won[team + 2], self.hand_size))
+        self.totals[0] += points[0]
+        self.totals[1] += points[1]
+        record.points = (points[0], points[1])
+        record.totals = (self.totals[0], self.totals[1])
+        self.dealer = (self.dealer + 1) % SEATS
+        if self.deal_number == NUM_DEALS:
+            self.phase = Phase.OVER
+            self._legal = -1
+            return
+        self.deal_number += 1
+        self._start_dealing()
+
+    def _start_dealing(self) -> None:
+        hand_size = HAND_SIZES[self.deal_number - 1]
+        dealt, stock = self._deal_source(self.dealer, hand_size)
+        hands = [sum(1 << c for c in h) for h in dealt]
+        record = DealRecord(
+            number=self.deal_number,
+            hand_size=hand_size,
+            dealer=self.dealer,
+            hands=tuple(hands),
+            stock=tuple(stock),
+            trump=None,
+            joker_swap=None,
+        )
+        turned = stock[0]
+        if turned >= BB:
+            other = LB if turned == BB else BB
+            for seat in range(SEATS):
+                if hands[seat] >> other & 1:
+                    drawn = stock[1]
+                    hands[seat] ^= (1 << other) | (1 << drawn)
+                    record.joker_swap = JokerSwap(seat, other, drawn)
+                    break
+            self.trump = None
+        else:
+            self.trump = turned // 13
+        record.trump = self.trump
+        self.trump_mask = trump_mask(self.trump)
+        self.deals.append(record)
+        self._record = record
+        self.hand_size = hand_size
+        self.hands = hands
+        self.phase = Phase.BIDDING
+        self.to_move = (self.dealer + 1) % SEATS
+        self.board_levels = [0, 0, 0, 0]
+        self.boards_claimed = 0
+        self.trumps_broken = False
+        self.trick = Trick(self.to_move)
+        self.led_mask = 0
+        self.tricks_won = record.tricks_won
+        self._legal = -1
+
+    def _illegal_message(self, action: int, legal: int) -> str:
+        if self.phase is Phase.OVER:
+            return "the game is over: no action is legal"
+        allowed = ", ".join(action_name(a) for a in cards_of(legal))
+        return f"seat {self.to_move} may not {action_name(action)} now; legal: {allowed}"
