@@ -84,17 +84,6 @@ class RoundResult:
         return self.games / self.seconds
 
 
-def _sample_chance(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
-    """Sample one chance outcome according to its probability."""
-    r = rng.random()
-    acc = 0.0
-    for action, prob in outcomes:
-        acc += prob
-        if r < acc:
-            return action
-    return outcomes[-1][0]
-
-
 def make_openspiel_player(pyspiel: PySpiel) -> PlayGame:
     game = pyspiel.load_game("oh_hell", OH_HELL_PARAMS)
 
@@ -104,7 +93,9 @@ def make_openspiel_player(pyspiel: PySpiel) -> PlayGame:
         decisions = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_sample_chance(state.chance_outcomes(), rng))
+                # Every oh_hell chance node (deal, dealer, trump) is uniform, so a plain
+                # choice samples it exactly, as cheaply as our engine's own shuffle.
+                state.apply_action(choice(state.chance_outcomes())[0])
             else:
                 state.apply_action(choice(state.legal_actions()))
                 decisions += 1

@@ -11,14 +11,14 @@
 from .bids import BOARD, PASS, action_name, bid_name, bid_number, number_bid, parse_bid
 from .cards import BB, LB, Card, card_name, cards_of, parse_card
 from .observation import Observation, TrickView, observe
-from .rules import HAND_SIZES, NUM_DEALS, SEATS, Rules, partner_of, team_of
+from .rules import HAND_SIZES, NUM_DEALS, SEATS, Rules, RulesError, partner_of, team_of
 from .scoring import score_team
 from .state import DealRecord, GameState, IllegalActionError, JokerSwap, Phase, Trick
 
 __all__ = [
     "BB", "BOARD", "HAND_SIZES", "LB", "NUM_DEALS", "PASS", "SEATS",
     "Card", "DealRecord", "GameState", "IllegalActionError", "JokerSwap", "Observation",
-    "Phase", "Rules", "Trick", "TrickView",
+    "Phase", "Rules", "RulesError", "Trick", "TrickView",
     "action_name", "bid_name", "bid_number", "card_name", "cards_of", "number_bid",
     "observe", "parse_bid", "parse_card", "partner_of", "score_team", "team_of",
 ]  # fmt: skip

@@ -1,0 +1,111 @@
+"""The ``arena`` command line: parse, call one function, print."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from .engine import Rules, RulesError
+from .engine.replay import ReplayError, build_replay, verify_replay
+from .players import UnknownPlayerError, make_player
+from .referee import run_game
+from .render import deal_lines
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Back Alley Arena.")
+replay_app = typer.Typer(no_args_is_help=True, help="Work with replay files.")
+app.add_typer(replay_app, name="replay")
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, exit status 2: the way every bad input ends."""
+    err.print(f"error: {message}", markup=False)
+    raise typer.Exit(2)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write the whole file or nothing: a crash never leaves half a replay behind."""
+    path = path.resolve()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+@app.command()
+def play(
+    bots: Annotated[list[str], typer.Argument(help="Four bots, seats 0-3 (e.g. random).")],
+    seed: Annotated[int | None, typer.Option(help="Game seed (default: a random one).")] = None,
+    replay: Annotated[Path | None, typer.Option(help="Write the replay JSON here.")] = None,
+    record_legal: Annotated[
+        bool, typer.Option("--record-legal", help="Record the legal cards of every play.")
+    ] = False,
+    max_redeals: Annotated[int, typer.Option(help="Rule: consecutive redeals allowed.")] = 5,
+) -> None:
+    """Play one full game between four bots and print it deal by deal."""
+    if len(bots) != 4:
+        fail(f"a game needs exactly 4 bots, got {len(bots)}")
+    if replay is not None and not replay.resolve().parent.is_dir():
+        fail(f"cannot write the replay: no directory {replay.parent}")
+    try:
+        rules = Rules(max_redeals=max_redeals)
+    except RulesError as e:
+        fail(str(e))
+    if seed is None:
+        seed = random.randrange(2**31)
+    try:
+        players = [make_player(name, seed * 4 + seat) for seat, name in enumerate(bots)]
+    except UnknownPlayerError as e:
+        fail(str(e))
+    names = [f"{seat}:{name}" for seat, name in enumerate(bots)]
+    out.print(f"seed {seed} · team 0 = seats 0+2 ({bots[0]}, {bots[2]})"
+              f" · team 1 = seats 1+3 ({bots[1]}, {bots[3]})")  # fmt: skip
+
+    def show(record: Any) -> None:
+        for line in deal_lines(record, names):
+            out.print(line, markup=False)
+
+    state = run_game(players, seed, rules, record_legal=record_legal, on_deal=show)
+    winner = state.winner()
+    result = "draw" if winner is None else f"team {winner} wins"
+    out.print(f"final: team 0 {state.totals[0]} · team 1 {state.totals[1]} · {result}")
+    if replay is not None:
+        data = build_replay(state, bots)
+        write_atomically(replay, json.dumps(data, indent=1) + "\n")
+        out.print(f"replay written to {replay}")
+
+
+@replay_app.command("verify")
+def replay_verify(
+    files: Annotated[list[Path], typer.Argument(help="Replay JSON files.")],
+) -> None:
+    """Re-run the rules over replays; name the first violation of each bad one."""
+    for file in files:
+        try:
+            data = json.loads(file.read_text())
+        except OSError as e:
+            fail(f"{file}: cannot read: {e.strerror}")
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            fail(f"{file}: not JSON: {e}")
+        try:
+            verify_replay(data)
+        except ReplayError as e:
+            fail(f"{file}: {e}")
+        totals = data["result"]["totals"]
+        out.print(f"{file}: ok · {len(data['deals'])} dealings · totals {totals[0]} {totals[1]}")
+
+
+def main() -> None:
+    app()
