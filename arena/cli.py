@@ -92,19 +92,27 @@ def replay_verify(
     files: Annotated[list[Path], typer.Argument(help="Replay JSON files.")],
 ) -> None:
     """Re-run the rules over replays; name the first violation of each bad one."""
+    bad = 0
     for file in files:
         try:
             data = json.loads(file.read_text())
-        except OSError as e:
-            fail(f"{file}: cannot read: {e.strerror}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            fail(f"{file}: not JSON: {e}")
-        try:
             verify_replay(data)
+        except OSError as e:
+            problem = f"cannot read: {e.strerror}"
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            problem = f"not JSON: {e}"
         except ReplayError as e:
-            fail(f"{file}: {e}")
-        totals = data["result"]["totals"]
-        out.print(f"{file}: ok · {len(data['deals'])} dealings · totals {totals[0]} {totals[1]}")
+            problem = str(e)
+        else:
+            totals = data["result"]["totals"]
+            out.print(
+                f"{file}: ok · {len(data['deals'])} dealings · totals {totals[0]} {totals[1]}"
+            )
+            continue
+        bad += 1
+        err.print(f"error: {file}: {problem}", markup=False)
+    if bad:
+        raise typer.Exit(2)
 
 
 def main() -> None:

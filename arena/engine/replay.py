@@ -46,6 +46,7 @@ class ReplayError(ValueError):
         place = " ".join(where)
         if trick is not None:
             place += f", trick {trick}"
+        self.located = bool(place)  # already says where: pass it on unchanged
         super().__init__(f"{place}: {message}" if place else message)
 
 
@@ -234,7 +235,7 @@ class _Verifier:
             try:
                 self._check_dealing(state, state.deals[i], rec)
             except ReplayError as e:
-                if str(e).startswith("deal "):
+                if e.located:
                     raise
                 raise ReplayError(str(e), dealing=i + 1, deal=number) from None
             except _TrickViolation as e:
@@ -296,6 +297,8 @@ class _Verifier:
             try:
                 self._check_trick(state, engine, t, trick)
             except ReplayError as e:
+                if e.located:
+                    raise
                 raise _TrickViolation(str(e), t) from None
 
     def _check_trick(self, state: GameState, engine: DealRecord, number: int, trick: Any) -> None:
@@ -352,6 +355,7 @@ class _Verifier:
             )
             winner = state.winner()
         else:
+            expect(not state.is_terminal(), "a forfeit, but the game was played to the end")
             seat = _field(forfeit, "seat", int, "the forfeit")
             expect(
                 0 <= seat < SEATS and forfeit.get("team") == team_of(seat),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from .bids import BOARD, NUM_ACTIONS, PASS, action_name, bid_number, legal_bid_mask
-from .cards import BB, DECK_SIZE, LB, SUIT_MASKS, card_name, cards_of, trump_mask
+from .cards import BB, DECK_SIZE, LB, SUIT_MASKS, card_name, cards_of, mask_of, trump_mask
 from .rules import HAND_SIZES, NUM_DEALS, SEATS, Rules
 from .scoring import score_team
 
@@ -284,7 +284,8 @@ class GameState:
             trick.legal.append(cards_of(legal))
         cards.append(card)
         trumps = self.trump_mask
-        if len(cards) == 1:
+        played = len(cards)
+        if played == 1:
             self.led_mask = trumps if bit & trumps else SUIT_MASKS[card // 13]
         # Strength in this trick: any trump beats the led suit, which beats the rest.
         if bit & trumps:
@@ -295,8 +296,8 @@ class GameState:
         if strength > self.best_strength:
             self.best_strength = strength
             self.best_seat = seat
-        if len(cards) < SEATS:
-            self.to_move = (seat + 1) % SEATS
+        if played < 4:
+            self.to_move = (seat + 1) & 3
             return
         winner = trick.winner = self.best_seat
         record = self._record
@@ -336,7 +337,7 @@ class GameState:
     def _start_dealing(self) -> None:
         hand_size = HAND_SIZES[self.deal_number - 1]
         dealt, stock = self._deal_source(self.dealer, hand_size)
-        hands = [sum(1 << c for c in h) for h in dealt]
+        hands = [mask_of(h) for h in dealt]
         record = DealRecord(
             number=self.deal_number,
             hand_size=hand_size,
