@@ -65,6 +65,8 @@ def play(
         fail(str(e))
     if seed is None:
         seed = random.randrange(2**31)
+    elif seed < 0:
+        fail(f"--seed must be >= 0, got {seed}")
     try:
         players = [make_player(name, seed * 4 + seat) for seat, name in enumerate(bots)]
     except UnknownPlayerError as e:

@@ -178,8 +178,8 @@ class _Verifier:
         if got != expected:
             raise ReplayError("'players' must list seats 0..3 in order with teams 0, 1, 0, 1")
         self.seed = replay.get("seed")
-        if self.seed is not None and not isinstance(self.seed, int):
-            raise ReplayError(f"'seed' must be an int or null, got {self.seed!r}")
+        if self.seed is not None and (not isinstance(self.seed, int) or self.seed < 0):
+            raise ReplayError(f"'seed' must be an int >= 0 or null, got {self.seed!r}")
         self.first_dealer = _field(replay, "first_dealer", int, "the replay")
         if not 0 <= self.first_dealer < SEATS:
             raise ReplayError(f"'first_dealer' must be 0..3, got {self.first_dealer}")

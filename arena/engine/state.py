@@ -159,7 +159,10 @@ class GameState:
 
     @classmethod
     def new(cls, seed: int, rules: Rules | None = None, *, record_legal: bool = False) -> GameState:
-        """A game whose first dealer and every shuffle come from ``seed``."""
+        """A game whose first dealer and every shuffle come from ``seed`` (an int >= 0)."""
+        # random.Random(-n) is random.Random(n): allowing negatives would make two seeds one game.
+        if not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"a seed is an int >= 0, got {seed!r}")
         rng = random.Random(seed)
         first_dealer = rng.randrange(SEATS)
         return cls(rules or Rules(), first_dealer, seeded_deals(rng), seed=seed,
