@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import os
 import random
-import tempfile
+import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+
+# Typer vendors click; its exception base is not re-exported (pinned in pyproject.toml).
+from typer._click.exceptions import ClickException
 
 from .engine import Rules, RulesError
 from .engine.replay import ReplayError, build_replay, verify_replay
@@ -33,15 +36,24 @@ def fail(message: str) -> NoReturn:
 
 def write_atomically(path: Path, text: str) -> None:
     """Write the whole file or nothing: a crash never leaves half a replay behind."""
-    path = path.resolve()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(fd, "w") as f:
+        with open(tmp, "x") as f:  # "x", not mkstemp: the file gets the usual umask mode
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def check_writable(path: Path) -> None:
+    """Fail before any work is done if ``path`` cannot take a file."""
+    if path.is_dir():
+        fail(f"cannot write the replay: {path} is a directory")
+    if not path.resolve().parent.is_dir():
+        fail(f"cannot write the replay: no directory {path.parent}")
+    if not os.access(path.resolve().parent, os.W_OK):
+        fail(f"cannot write the replay: directory {path.parent} is not writable")
 
 
 @app.command()
@@ -57,8 +69,8 @@ def play(
     """Play one full game between four bots and print it deal by deal."""
     if len(bots) != 4:
         fail(f"a game needs exactly 4 bots, got {len(bots)}")
-    if replay is not None and not replay.resolve().parent.is_dir():
-        fail(f"cannot write the replay: no directory {replay.parent}")
+    if replay is not None:
+        check_writable(replay)
     try:
         rules = Rules(max_redeals=max_redeals)
     except RulesError as e:
@@ -85,7 +97,10 @@ def play(
     out.print(f"final: team 0 {state.totals[0]} · team 1 {state.totals[1]} · {result}")
     if replay is not None:
         data = build_replay(state, bots)
-        write_atomically(replay, json.dumps(data, indent=1) + "\n")
+        try:
+            write_atomically(replay, json.dumps(data, indent=1) + "\n")
+        except OSError as e:
+            fail(f"cannot write the replay {replay}: {e.strerror}")
         out.print(f"replay written to {replay}")
 
 
@@ -118,4 +133,14 @@ def replay_verify(
 
 
 def main() -> None:
-    app()
+    """The console script: like ``app()``, but a usage error is one line, exit status 2."""
+    try:
+        code = app(standalone_mode=False)
+    except ClickException as e:
+        if type(e).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
+            err.print(f"error: {e.format_message()}", markup=False)
+        code = e.exit_code
+    except typer.Abort:
+        err.print("aborted", markup=False)
+        code = 1
+    sys.exit(code if isinstance(code, int) else 0)

@@ -175,7 +175,7 @@ class _Verifier:
         got = [
             {"seat": p.get("seat"), "team": p.get("team")} for p in players if isinstance(p, dict)
         ]
-        if got != expected:
+        if not same(got, expected):
             raise ReplayError("'players' must list seats 0..3 in order with teams 0, 1, 0, 1")
         self.seed = replay.get("seed")
         if self.seed is not None and (not isinstance(self.seed, int) or self.seed < 0):
@@ -250,21 +250,22 @@ class _Verifier:
 
     def _check_dealing(self, state: GameState, engine: DealRecord, rec: dict[str, Any]) -> None:
         expect(
-            rec.get("number") == engine.number,
+            same(rec.get("number"), engine.number),
             f"number is {rec.get('number')!r}, not {engine.number}",
         )
         expect(
-            rec.get("turned") == card_name(engine.turned), "'turned' is not the top of the stock"
+            same(rec.get("turned"), card_name(engine.turned)),
+            "'turned' is not the top of the stock",
         )
         trump = None if engine.trump is None else SUITS[engine.trump]
         expect(
-            rec.get("trump") == trump,
+            same(rec.get("trump"), trump),
             f"trump is {rec.get('trump')!r}, the turned card makes it {trump!r}",
         )
         swap = engine.joker_swap
         want_swap = swap and {"seat": swap.seat, "discarded": card_name(swap.discarded),
                               "drawn": card_name(swap.drawn)}  # fmt: skip
-        expect(rec.get("joker_swap") == want_swap, f"joker_swap should be {want_swap}")
+        expect(same(rec.get("joker_swap"), want_swap), f"joker_swap should be {want_swap}")
         bids = _field(rec, "bids", list, "the dealing")
         level = 0
         for bid in bids:
@@ -280,7 +281,7 @@ class _Verifier:
                 raise ReplayError(str(e)) from None
             if action == BOARD:
                 level += 1
-                expect(bid.get("board_level") == level, f"seat {seat}'s board is level {level}")
+                expect(same(bid.get("board_level"), level), f"seat {seat}'s board is level {level}")
         if rec.get("redeal"):
             expect(engine.redeal, "marked as a redeal, but it was not all passes")
             expect(not rec.get("tricks"), "a redeal has no tricks")
@@ -289,7 +290,7 @@ class _Verifier:
         if len(bids) < SEATS:
             return  # a forfeit during bidding
         expect(
-            rec.get("leader") == engine.leader,
+            same(rec.get("leader"), engine.leader),
             f"leader is {rec.get('leader')}, should be {engine.leader}",
         )
         tricks = _field(rec, "tricks", list, "the dealing")
@@ -314,13 +315,13 @@ class _Verifier:
             if not (isinstance(play, list) and len(play) == 2):
                 raise ReplayError(f"play {i + 1} is not [seat, card]")
             seat, name = play
-            expect(seat == state.current_player(), f"seat {seat} plays out of turn")
+            expect(same(seat, state.current_player()), f"seat {seat} plays out of turn")
             card = _cards([name], f"seat {seat}'s play")[0]
             if legal is not None:
                 allowed = sorted(card_name(c) for c in cards_of(state.legal_mask()))
                 recorded = sorted(legal[i]) if i < len(legal) else None
                 expect(
-                    recorded == allowed,
+                    same(recorded, allowed),
                     f"legal list for seat {seat} is {recorded}, the rules allow {allowed}",
                 )
             try:
@@ -330,7 +331,7 @@ class _Verifier:
         if len(plays) == SEATS:
             winner = engine.tricks[number - 1].winner
             expect(
-                trick.get("winner") == winner,
+                same(trick.get("winner"), winner),
                 f"winner is {trick.get('winner')}, should be {winner}",
             )
 
@@ -338,16 +339,21 @@ class _Verifier:
         if engine.redeal:
             return
         expect(
-            rec.get("tricks_won") == engine.tricks_won, f"tricks_won should be {engine.tricks_won}"
+            same(rec.get("tricks_won"), engine.tricks_won),
+            f"tricks_won should be {engine.tricks_won}",
         )
         points = engine.points and list(engine.points)
-        expect(rec.get("points") == points, f"points are {rec.get('points')}, should be {points}")
+        expect(
+            same(rec.get("points"), points), f"points are {rec.get('points')}, should be {points}"
+        )
         totals = engine.totals and list(engine.totals)
-        expect(rec.get("totals") == totals, f"totals are {rec.get('totals')}, should be {totals}")
+        expect(
+            same(rec.get("totals"), totals), f"totals are {rec.get('totals')}, should be {totals}"
+        )
 
     def _check_result(self, state: GameState, forfeit: Any) -> None:
         totals = self.result.get("totals")
-        expect(totals == state.totals, f"result totals are {totals}, should be {state.totals}")
+        expect(same(totals, state.totals), f"result totals are {totals}, should be {state.totals}")
         if forfeit is None:
             expect(
                 state.is_terminal(),
@@ -358,7 +364,7 @@ class _Verifier:
             expect(not state.is_terminal(), "a forfeit, but the game was played to the end")
             seat = _field(forfeit, "seat", int, "the forfeit")
             expect(
-                0 <= seat < SEATS and forfeit.get("team") == team_of(seat),
+                0 <= seat < SEATS and same(forfeit.get("team"), team_of(seat)),
                 "forfeit seat/team mismatch",
             )
             expect(
@@ -367,7 +373,7 @@ class _Verifier:
             )
             winner = 1 - team_of(seat)
         expect(
-            self.result.get("winner") == winner,
+            same(self.result.get("winner"), winner),
             f"winner is {self.result.get('winner')!r}, should be {winner!r}",
         )
 
@@ -376,6 +382,23 @@ class _TrickViolation(Exception):
     def __init__(self, message: str, trick: int) -> None:
         self.message = message
         self.trick = trick
+
+
+def same(recorded: Any, expected: Any) -> bool:
+    """JSON equality that tells ``true`` from ``1`` (Python's ``==`` does not)."""
+    if isinstance(expected, list | tuple):
+        return (
+            isinstance(recorded, list)
+            and len(recorded) == len(expected)
+            and all(same(r, e) for r, e in zip(recorded, expected, strict=True))
+        )
+    if isinstance(expected, dict):
+        return (
+            isinstance(recorded, dict)
+            and recorded.keys() == expected.keys()
+            and all(same(recorded[k], v) for k, v in expected.items())
+        )
+    return type(recorded) is type(expected) and recorded == expected
 
 
 def expect(condition: bool, message: str) -> None:

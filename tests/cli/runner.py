@@ -1,0 +1,48 @@
+"""Run the real ``arena`` console script as a subprocess, the way a user does."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+
+def arena_executable() -> Path:
+    """The ``arena`` script installed next to this Python, else the one on ``PATH``."""
+    beside = Path(sys.executable).parent / "arena"
+    if beside.is_file():
+        return beside
+    found = shutil.which("arena")
+    if found is None:
+        raise RuntimeError("the arena console script is not installed (pip install -e .)")
+    return Path(found)
+
+
+def _environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
+    env["NO_COLOR"] = "1"
+    env["PYTHONIOENCODING"] = "utf-8"  # the output has '·' and suit symbols
+    return env
+
+
+def run_arena(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS...``; never raises on a non-zero exit status (the tests check it)."""
+    return subprocess.run(
+        [str(arena_executable()), *(str(a) for a in args)],
+        capture_output=True,
+        encoding="utf-8",
+        env=_environment(),
+        cwd=cwd,
+        check=False,
+    )
+
+
+def error_line(result: subprocess.CompletedProcess[str]) -> str:
+    """The one line a failed command writes to stderr (asserting that it is one line)."""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got:\n{result.stderr}"
+    assert result.stderr.endswith("\n")
+    assert lines[0].startswith("error: "), lines[0]
+    return lines[0]
