@@ -33,6 +33,9 @@ class Phase(IntEnum):
     OVER = 2
 
 
+_BIDDING, _PLAY, _OVER = Phase.BIDDING, Phase.PLAY, Phase.OVER  # plain globals: faster to read
+
+
 class IllegalActionError(ValueError):
     """An action that is not among ``legal_actions()`` in this state."""
 
@@ -133,7 +136,7 @@ class GameState:
     best_strength: int
     tricks_won: list[int]
     totals: list[int]
-    _legal: int  # cached legal mask, -1 when stale
+    _legal: int  # in play: the legal mask of the seat to move, -1 until computed
     _record: DealRecord
 
     def __init__(
@@ -175,21 +178,23 @@ class GameState:
         return -1 if self.phase is Phase.OVER else self.to_move
 
     def is_terminal(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def legal_mask(self) -> int:
         """The legal actions as a mask over action ints (cards 0..53, bids 54..67)."""
-        if self._legal < 0:
-            self._legal = self._compute_legal()
-        return self._legal
+        if self.phase is _PLAY:
+            if self._legal < 0:
+                self._legal = self._play_mask()
+            return self._legal
+        return legal_bid_mask(self.hand_size) if self.phase is _BIDDING else 0
 
     def legal_actions(self) -> list[int]:
-        if self.phase is Phase.BIDDING:
-            return list(_BID_LISTS[self.hand_size])
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._compute_legal()
-        return cards_of(legal)
+        if self.phase is _PLAY:
+            legal = self._legal
+            if legal < 0:
+                legal = self._legal = self._play_mask()
+            return cards_of(legal)
+        return list(_BID_LISTS[self.hand_size]) if self.phase is _BIDDING else []
 
     def winner(self) -> int | None:
         """The winning team once the game is over; ``None`` for a draw or a game in play."""
@@ -205,22 +210,22 @@ class GameState:
 
     def apply(self, action: int) -> None:
         """Make one bid or play one card for the seat to move."""
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._compute_legal()
-        if action < 0 or not (legal >> action) & 1:
-            raise IllegalActionError(self._illegal_message(action, legal))
-        self._legal = -1
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
+            legal = self._legal
+            if legal < 0:
+                legal = self._play_mask()
+            if action < 0 or not legal >> action & 1:
+                raise IllegalActionError(self._illegal_message(action, legal))
+            self._legal = -1
             self._play(action, legal)
         else:
+            legal = self.legal_mask()
+            if action < 0 or not legal >> action & 1:
+                raise IllegalActionError(self._illegal_message(action, legal))
             self._bid(action)
 
-    def _compute_legal(self) -> int:
-        if self.phase is Phase.BIDDING:
-            return legal_bid_mask(self.hand_size)
-        if self.phase is Phase.OVER:
-            return 0
+    def _play_mask(self) -> int:
+        """The cards the seat to move may play (``_legal`` caches it between calls)."""
         seat = self.to_move
         hand = self.hands[seat]
         trumps = hand & self.trump_mask
@@ -300,7 +305,10 @@ class GameState:
             self.best_strength = strength
             self.best_seat = seat
         if played < 4:
-            self.to_move = (seat + 1) & 3
+            self.to_move = following = (seat + 1) & 3
+            if cards[0] < BB:  # the common case, inline: follow suit if you can
+                hand = self.hands[following]
+                self._legal = hand & self.led_mask or hand
             return
         winner = trick.winner = self.best_seat
         record = self._record
