@@ -24,7 +24,9 @@ DealSource = Callable[[int, int], tuple[Sequence[Sequence[int]], Sequence[int]]]
 
 # Strength of a trump in a trick: above any card of the led suit (0..12); BB > LB > A.
 _TRUMP_STRENGTH = [100 + c % 13 for c in range(52)] + [114, 113]
-_BID_LISTS = {n: tuple(a for a in range(68) if legal_bid_mask(n) >> a & 1) for n in HAND_SIZES}
+_BID_LISTS = {
+    n: tuple(a for a in range(NUM_ACTIONS) if legal_bid_mask(n) >> a & 1) for n in HAND_SIZES
+}
 
 
 class Phase(IntEnum):
