@@ -5,20 +5,31 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 # Typer vendors click; its exception base is not re-exported (pinned in pyproject.toml).
 from typer._click.exceptions import ClickException
 
-from .engine import Rules, RulesError
+from .engine import DealRecord, Rules, RulesError
 from .engine.replay import ReplayError, build_replay, verify_replay
-from .players import UnknownPlayerError, make_player
-from .referee import run_game
+from .limits import Limits
+from .play import (
+    BotSpec,
+    GameSettings,
+    PlayedGame,
+    pair_difference,
+    play_game,
+    play_many,
+    resolve_bot,
+    summarize,
+)  # fmt: skip
 from .render import deal_lines
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Back Alley Arena.")
@@ -58,50 +69,128 @@ def check_writable(path: Path) -> None:
 
 @app.command()
 def play(
-    bots: Annotated[list[str], typer.Argument(help="Four bots, seats 0-3 (e.g. random).")],
+    bots: Annotated[
+        list[str], typer.Argument(help="Four bots for seats 0-3: sample bot names or paths.")
+    ],
     seed: Annotated[int | None, typer.Option(help="Game seed (default: a random one).")] = None,
+    games: Annotated[int, typer.Option(help="Games to play (seeds SEED, SEED+1, ...).")] = 1,
+    duplicate: Annotated[
+        bool, typer.Option("--duplicate", help="Play each seed twice, partnerships swapped.")
+    ] = False,
+    concurrency: Annotated[int, typer.Option(help="Games played at once.")] = 1,
     replay: Annotated[Path | None, typer.Option(help="Write the replay JSON here.")] = None,
     record_legal: Annotated[
         bool, typer.Option("--record-legal", help="Record the legal cards of every play.")
     ] = False,
     max_redeals: Annotated[int, typer.Option(help="Rule: consecutive redeals allowed.")] = 5,
+    move_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = Limits.move_ms,
+    bank_ms: Annotated[int, typer.Option(help="Time bank per game, in ms.")] = Limits.bank_ms,
+    bot_python: Annotated[
+        str | None, typer.Option(help="Python that runs each bot.py (default: this one).")
+    ] = None,
+    logs: Annotated[Path | None, typer.Option(help="Keep each bot's output here.")] = None,
 ) -> None:
-    """Play one full game between four bots and print it deal by deal."""
+    """Play games between four bots, each its own process speaking the gRPC protocol."""
     if len(bots) != 4:
         fail(f"a game needs exactly 4 bots, got {len(bots)}")
+    if games < 1 or concurrency < 1:
+        fail("--games and --concurrency must be >= 1")
+    single = games == 1 and not duplicate
     if replay is not None:
+        if not single:
+            fail("--replay records one game; leave out --games and --duplicate")
         check_writable(replay)
-    try:
-        rules = Rules(max_redeals=max_redeals)
-    except RulesError as e:
-        fail(str(e))
     if seed is None:
         seed = random.randrange(2**31)
     elif seed < 0:
         fail(f"--seed must be >= 0, got {seed}")
     try:
-        players = [make_player(name, seed * 4 + seat) for seat, name in enumerate(bots)]
-    except UnknownPlayerError as e:
+        rules = Rules(max_redeals=max_redeals)
+        limits = Limits(move_ms=move_ms, bank_ms=bank_ms)
+        specs = [resolve_bot(b) for b in bots]
+    except (RulesError, ValueError) as e:
         fail(str(e))
-    names = [f"{seat}:{name}" for seat, name in enumerate(bots)]
-    out.print(f"seed {seed} · team 0 = seats 0+2 ({bots[0]}, {bots[2]})"
-              f" · team 1 = seats 1+3 ({bots[1]}, {bots[3]})")  # fmt: skip
+    if bot_python is not None and shutil.which(bot_python) is None:
+        fail(f"--bot-python {bot_python}: no such executable")
+    settings = GameSettings(rules, limits, record_legal, bot_python, logs)
+    out.print(
+        f"seed {seed} · pair A = seats 0+2 ({bots[0]}, {bots[2]})"
+        f" · pair B = seats 1+3 ({bots[1]}, {bots[3]})"
+    )
+    if single:
+        game = _play_one(specs, seed, settings)
+        if replay is not None:
+            _write_replay(game, replay)
+        if game.outcome.forfeit is not None:
+            raise typer.Exit(1)
+        return
+    seeds = [seed + i for i in range(games)]
+    played = play_many(
+        specs, seeds, duplicate=duplicate, concurrency=concurrency, settings=settings,
+        on_game=_print_game_line,
+    )  # fmt: skip
+    if duplicate:
+        pairs = [pair_difference(a, b) for a, b in zip(played[::2], played[1::2], strict=True)]
+        s = summarize(pairs)
+        out.print(
+            f"duplicate: {s.pairs} pairs · pair A {s.totals[0]} · pair B {s.totals[1]}"
+            f" · A - B per pair {s.mean_diff:+.1f} ± {s.stderr:.1f} (standard error)"
+        )
+    else:
+        a = sum(g.outcome.state.totals[0] for g in played)
+        b = sum(g.outcome.state.totals[1] for g in played)
+        out.print(f"{len(played)} games · pair A {a} · pair B {b}")
 
-    def show(record: Any) -> None:
+
+def _play_one(specs: list[BotSpec], seed: int, settings: GameSettings) -> PlayedGame:
+    names = [f"{seat}:{spec.label}" for seat, spec in enumerate(specs)]
+
+    def show(record: DealRecord) -> None:
         for line in deal_lines(record, names):
             out.print(line, markup=False)
 
-    state = run_game(players, seed, rules, record_legal=record_legal, on_deal=show)
-    winner = state.winner()
+    game = play_game(specs, seed, settings, on_deal=show)
+    outcome = game.outcome
+    totals = outcome.state.totals
+    winner = outcome.winner
     result = "draw" if winner is None else f"team {winner} wins"
-    out.print(f"final: team 0 {state.totals[0]} · team 1 {state.totals[1]} · {result}")
-    if replay is not None:
-        data = build_replay(state, bots)
-        try:
-            write_atomically(replay, json.dumps(data, indent=1) + "\n")
-        except OSError as e:
-            fail(f"cannot write the replay {replay}: {e.strerror}")
-        out.print(f"replay written to {replay}")
+    if outcome.forfeit is not None:
+        f = outcome.forfeit
+        out.print(f"forfeit: seat {f.seat} ({specs[f.seat].label}) {f.reason}: {f.detail}")
+    out.print(f"final: team 0 {totals[0]} · team 1 {totals[1]} · {result}")
+    table = Table("seat", "bot", "name", "decisions", "mean ms", "max ms", "bank left ms")
+    for seat, player in enumerate(game.players):
+        t = player.timing
+        table.add_row(
+            str(seat), specs[seat].label, player.name, str(t.decisions),
+            f"{t.mean_ms:.1f}", f"{t.max_ms:.1f}", f"{t.bank_ms:.0f}",
+        )  # fmt: skip
+    out.print(table)
+    for path in game.logs:
+        out.print(f"log: {path}")
+    return game
+
+
+def _print_game_line(game: PlayedGame) -> None:
+    outcome = game.outcome
+    totals = outcome.state.totals
+    seats = " ".join(spec.label for spec in game.bots)
+    line = f"game seed {game.seed} [{seats}]: {totals[0]} - {totals[1]}"
+    if outcome.forfeit is not None:
+        f = outcome.forfeit
+        line += f" · forfeit by seat {f.seat} ({f.reason}: {f.detail})"
+    out.print(line, markup=False)
+
+
+def _write_replay(game: PlayedGame, path: Path) -> None:
+    data = build_replay(
+        game.outcome.state, [spec.label for spec in game.bots], forfeit=game.outcome.forfeit
+    )
+    try:
+        write_atomically(path, json.dumps(data, indent=1) + "\n")
+    except OSError as e:
+        fail(f"cannot write the replay {path}: {e.strerror}")
+    out.print(f"replay written to {path}")
 
 
 @replay_app.command("verify")

@@ -1,0 +1,21 @@
+"""Everything a bot is held to, in one value (like chess.engine.Limit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    move_ms: int = 1000  # per decision before the bank is drawn on
+    bank_ms: int = 10_000  # for the whole game, spent only beyond move_ms
+    startup_ms: int = 10_000  # to start and answer Hello
+    memory_mb: int = 512
+    cpus: float = 1.0
+    pids: int = 64
+    output_bytes: int = 1 << 20  # captured stdout + stderr per bot per game
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if value <= 0:
+                raise ValueError(f"limit {name} must be > 0, got {value}")

@@ -1,0 +1,45 @@
+"""What a bot can do wrong. A fault ends the game; the faulting seat's team loses."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class BotFault(Exception):
+    """A bot broke the contract; ``reason`` is what the replay records."""
+
+    reason: ClassVar[str] = "fault"
+
+    def __init__(self, seat: int, bot: str, detail: str) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.detail = detail
+        super().__init__(f"seat {seat} ({bot}) {self.reason}: {detail}")
+
+
+class TimeoutFault(BotFault):
+    reason = "timeout"
+
+
+class CrashFault(BotFault):
+    """The process died or the bot's code raised."""
+
+    reason = "crash"
+
+
+class IllegalFault(BotFault):
+    """A well-formed answer that is not one of the legal options."""
+
+    reason = "illegal"
+
+
+class ProtocolFault(BotFault):
+    """A malformed answer, an unknown card, or the wrong protocol version."""
+
+    reason = "protocol"
+
+
+class StartupFault(BotFault):
+    """Never came up: no socket, or no answer to Hello in time."""
+
+    reason = "startup"

@@ -1,0 +1,159 @@
+"""A player on the other end of a gRPC channel: the referee's side of the protocol.
+
+Each call is given the time the bot has left (its per-move limit plus its bank), so a
+hung bot costs its own time and never the referee's; time beyond the per-move limit is
+taken from the bank.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import grpc
+from backalley.v1 import player_pb2 as pb
+from backalley.v1 import player_pb2_grpc as pb_grpc
+
+from arena.engine import Observation, Phase, Rules, action_name
+from arena.limits import Limits
+
+from .faults import BotFault, CrashFault, IllegalFault, ProtocolFault, StartupFault, TimeoutFault
+from .protocol import AnswerError, bid_action, card_action, decision_request
+
+PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
+Reply = TypeVar("Reply")
+
+
+@dataclass
+class Timing:
+    """Per-bot timing for one game."""
+
+    decisions: int = 0
+    total_ms: float = 0.0
+    max_ms: float = 0.0
+    bank_ms: float = 0.0
+
+    def record(self, ms: float) -> None:
+        self.decisions += 1
+        self.total_ms += ms
+        self.max_ms = max(self.max_ms, ms)
+
+    @property
+    def mean_ms(self) -> float:
+        return self.total_ms / self.decisions if self.decisions else 0.0
+
+
+@dataclass
+class RemotePlayer:
+    """One seat's bot behind a channel; ``died`` tells how its process ended, if it did."""
+
+    seat: int
+    channel: grpc.Channel
+    limits: Limits
+    label: str  # how the bot is named in faults, e.g. "sample_bots/random"
+    died: Callable[[], str | None] = lambda: None
+    name: str = ""  # the name the bot gives in Hello
+    sdk_version: str = ""
+    wants_notifications: bool = False
+    timing: Timing = field(default_factory=Timing)
+
+    def __post_init__(self) -> None:
+        self.stub = pb_grpc.PlayerStub(self.channel)
+        self.timing.bank_ms = float(self.limits.bank_ms)
+
+    # ---------------------------------------------------------------- calls
+
+    def hello(self, bot_seed: int, rules: Rules, deadline: float) -> None:
+        """Wait for the bot to answer Hello by ``deadline`` (a time.monotonic() value)."""
+        request = pb.HelloRequest(
+            protocol_version=PROTOCOL_VERSION,
+            seat=self.seat,
+            limits=pb.Limits(move_ms=self.limits.move_ms, bank_ms=self.limits.bank_ms),
+            bot_seed=bot_seed,
+            rules=rules.to_dict(),
+        )
+        try:
+            grpc.channel_ready_future(self.channel).result(
+                timeout=max(0.0, deadline - time.monotonic())
+            )
+            reply = self.stub.Hello(
+                request, timeout=max(0.001, deadline - time.monotonic()), wait_for_ready=True
+            )
+        except (grpc.FutureTimeoutError, grpc.RpcError) as e:
+            how = self.died() or "no answer to Hello"
+            detail = e.details() if isinstance(e, grpc.RpcError) else ""
+            secs = self.limits.startup_ms / 1000
+            fault = StartupFault(self.seat, self.label, f"{how} within {secs:g} s {detail}".strip())
+            raise fault from None
+        if reply.protocol_version != PROTOCOL_VERSION:
+            raise ProtocolFault(
+                self.seat, self.label,
+                f"speaks protocol version {reply.protocol_version}, the referee {PROTOCOL_VERSION}",
+            )  # fmt: skip
+        self.name = reply.bot_name
+        self.sdk_version = reply.sdk_version
+        self.wants_notifications = reply.wants_notifications
+
+    def choose(self, obs: Observation) -> int:
+        request = decision_request(obs, int(self.timing.bank_ms))
+        try:
+            if obs.phase is Phase.BIDDING:
+                bid = self._call(self.stub.Bid, request, what="a bid").bid
+                action = bid_action(bid)
+            else:
+                action = card_action(self._call(self.stub.Play, request, what="a play").card)
+        except AnswerError as e:
+            raise ProtocolFault(self.seat, self.label, str(e)) from None
+        if action not in obs.legal_actions:
+            legal = ", ".join(action_name(a) for a in obs.legal_actions)
+            raise IllegalFault(
+                self.seat, self.label, f"answered '{action_name(action)}'; legal: {legal}"
+            )
+        return action
+
+    def notify(self, event: pb.Notification) -> None:
+        if self.wants_notifications:
+            self._call(self.stub.Notify, event, what="a notification", count=False)
+
+    def _call(
+        self,
+        method: Callable[..., Reply],
+        request: object,
+        *,
+        what: str,
+        count: bool = True,
+    ) -> Reply:
+        allowed_ms = self.limits.move_ms + self.timing.bank_ms
+        start = time.monotonic()
+        try:
+            reply = method(request, timeout=allowed_ms / 1000)
+        except grpc.RpcError as e:
+            raise self._fault(e, what, allowed_ms) from None
+        spent = (time.monotonic() - start) * 1000
+        if count:
+            self.timing.record(spent)
+        self.timing.bank_ms -= max(0.0, spent - self.limits.move_ms)
+        return reply
+
+    def _fault(self, error: grpc.RpcError, what: str, allowed_ms: float) -> BotFault:
+        code = error.code()
+        details = error.details() or ""
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return TimeoutFault(
+                self.seat, self.label, f"no answer to {what} within {allowed_ms:.0f} ms"
+            )
+        if code == grpc.StatusCode.FAILED_PRECONDITION:  # the SDK refused an illegal answer
+            return IllegalFault(self.seat, self.label, details)
+        if code == grpc.StatusCode.INTERNAL and "deserializ" in details.lower():
+            return ProtocolFault(self.seat, self.label, f"malformed answer to {what}: {details}")
+        # The process may be dying: give the kernel a moment to tell us how.
+        for _ in range(20):
+            died = self.died()
+            if died:
+                return CrashFault(self.seat, self.label, f"{died} during {what}")
+            time.sleep(0.01)
+        if code in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN):
+            return CrashFault(self.seat, self.label, f"raised during {what}: {details}")
+        return ProtocolFault(self.seat, self.label, f"{code.name} on {what}: {details}")

@@ -1,0 +1,75 @@
+"""The class a bot author subclasses."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import Bid, Card
+from .observation import Observation, Trick
+
+
+@dataclass(frozen=True)
+class Limits:
+    move_ms: int  # per decision, before the bank is drawn on
+    bank_ms: int  # for the whole game
+
+
+@dataclass(frozen=True)
+class DealResult:
+    deal_number: int
+    redeal: bool  # all four passed: the same hand size is dealt again
+    tricks_won: tuple[int, ...]  # per seat
+    points: tuple[int, int]  # per team, this deal
+    totals: tuple[int, int]  # per team, running
+
+
+@dataclass(frozen=True)
+class GameResult:
+    totals: tuple[int, int]
+    winner: int | None  # team, None for a draw
+    reason: str  # "normal", or why the game was forfeited
+
+
+class Bot:
+    """Subclass it and answer ``bid`` and ``play``; the hooks are optional.
+
+    ``self.rng`` is seeded by the referee for each game, so a bot that draws its randomness
+    from it plays a given game the same way every time. ``self.seat`` and ``self.limits``
+    are set before the first decision.
+    """
+
+    name: str = ""  # shown on the ladder; the class name if empty
+
+    def __init__(self) -> None:
+        self.rng = random.Random(0)
+        self.seat = -1
+        self.limits = Limits(move_ms=1000, bank_ms=10_000)
+
+    def bid(self, obs: Observation) -> Bid:
+        """Return one of ``obs.legal_bids``."""
+        raise NotImplementedError("a bot must define bid(self, obs)")
+
+    def play(self, obs: Observation) -> Card:
+        """Return one of ``obs.legal_plays``."""
+        raise NotImplementedError("a bot must define play(self, obs)")
+
+    def on_game_start(self, seat: int, limits: Limits) -> None:
+        """A new game begins; ``self.seat``, ``self.limits`` and ``self.rng`` are set."""
+
+    def on_trick(self, trick: Trick) -> None:
+        """A trick was completed (all four plays and the winner)."""
+
+    def on_deal_end(self, result: DealResult) -> None:
+        """A deal was scored, or redealt after four passes."""
+
+    def on_game_end(self, result: GameResult) -> None:
+        """The game is over."""
+
+    @classmethod
+    def wants_notifications(cls) -> bool:
+        """Whether this bot overrides a hook; if not, the referee need not call them."""
+        return any(
+            getattr(cls, hook) is not getattr(Bot, hook)
+            for hook in ("on_trick", "on_deal_end", "on_game_end")
+        )

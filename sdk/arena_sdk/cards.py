@@ -1,0 +1,108 @@
+"""Cards and bids as values.
+
+>>> c = Card.parse("TS", trump="S")
+>>> c.rank, c.suit, c.is_trump, str(c)
+('T', 'S', True, 'TS')
+>>> Card.parse("BB", trump="H").suit, Card.parse("BB", trump="H").rank_value
+(None, 14)
+>>> str(Bid.number_of(3)), str(Bid.PASS), Bid.parse("board") == Bid.BOARD
+('3', 'pass', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+SUITS = "SHDC"
+RANKS = "23456789TJQKA"
+JOKERS = ("BB", "LB")
+ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + JOKERS
+
+
+class CardError(ValueError):
+    """Not one of the 54 card names."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card. Equal cards have equal names; ``is_trump`` says whether it is trump this deal."""
+
+    name: str
+    is_trump: bool = field(default=False, compare=False)
+
+    @classmethod
+    def parse(cls, name: str, trump: str | None = None) -> Card:
+        """The card called ``name`` in a deal whose trump suit is ``trump`` (None: no trump)."""
+        if name not in ALL_CARDS:
+            raise CardError(f"not a card: {name!r} (expected e.g. 'TS', 'AH', 'BB', 'LB')")
+        joker = name in JOKERS
+        return cls(name, trump is not None and (joker or name[1] == trump))
+
+    @property
+    def is_joker(self) -> bool:
+        return self.name in JOKERS
+
+    @property
+    def rank(self) -> str:
+        """``'2'`` … ``'A'``; ``'BB'`` or ``'LB'`` for a joker."""
+        return self.name if self.is_joker else self.name[0]
+
+    @property
+    def suit(self) -> str | None:
+        """``'S'``, ``'H'``, ``'D'`` or ``'C'``; ``None`` for a joker (it counts as trump)."""
+        return None if self.is_joker else self.name[1]
+
+    @property
+    def rank_value(self) -> int:
+        """0 for a two … 12 for an ace; 13 for LB and 14 for BB."""
+        if self.is_joker:
+            return 14 if self.name == "BB" else 13
+        return RANKS.index(self.name[0])
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Card({self.name!r})"
+
+
+BidKind = Literal["pass", "number", "board"]
+
+
+@dataclass(frozen=True)
+class Bid:
+    """A bid: pass, a number of tricks, or board (all the tricks, with partner)."""
+
+    kind: BidKind
+    number: int = 0  # tricks, for kind "number"
+
+    PASS: ClassVar[Bid]
+    BOARD: ClassVar[Bid]
+
+    @classmethod
+    def number_of(cls, n: int) -> Bid:
+        return cls("number", n)
+
+    @classmethod
+    def parse(cls, value: str | int) -> Bid:
+        """``'pass'``, ``'board'``, or a number of tricks."""
+        if value == "pass":
+            return cls.PASS
+        if value == "board":
+            return cls.BOARD
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls.number_of(value)
+        raise ValueError(f"not a bid: {value!r} (expected 'pass', 'board' or a number)")
+
+    @property
+    def tricks(self) -> int:
+        """What this bid adds to a numeric team contract (pass and board: 0)."""
+        return self.number if self.kind == "number" else 0
+
+    def __str__(self) -> str:
+        return str(self.number) if self.kind == "number" else self.kind
+
+
+Bid.PASS = Bid("pass")
+Bid.BOARD = Bid("board")

@@ -1,0 +1,168 @@
+"""Serve a bot over gRPC: on the Unix socket named by ``ARENA_SOCKET``, or a TCP port."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import signal
+import sys
+import traceback
+from concurrent import futures
+from typing import NoReturn
+
+import grpc
+from backalley.v1 import player_pb2 as pb
+from backalley.v1 import player_pb2_grpc as pb_grpc
+
+from . import __version__
+from .bot import Bot, DealResult, GameResult, Limits
+from .cards import Bid, Card, CardError
+from .observation import Observation, Play, Trick
+
+PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
+
+
+class IllegalDecisionError(ValueError):
+    """The bot answered something that is not one of the legal options; nothing was sent."""
+
+
+def bid_to_pb(bid: Bid) -> pb.Bid:
+    kind = {"pass": pb.BID_KIND_PASS, "number": pb.BID_KIND_NUMBER, "board": pb.BID_KIND_BOARD}
+    return pb.Bid(kind=kind[bid.kind], number=bid.number)
+
+
+def checked_bid(answer: object, obs: Observation) -> Bid:
+    legal = obs.legal_bids
+    bid: object = answer
+    if isinstance(answer, str | int) and not isinstance(answer, bool):
+        with contextlib.suppress(ValueError):
+            bid = Bid.parse(answer)
+    if bid not in legal:
+        allowed = ", ".join(map(str, legal))
+        raise IllegalDecisionError(
+            f"bid() returned {answer!r}, not one of the legal bids: {allowed}"
+        )
+    assert isinstance(bid, Bid)
+    return bid
+
+
+def checked_card(answer: object, obs: Observation) -> Card:
+    card: object = answer
+    if isinstance(answer, str):
+        with contextlib.suppress(CardError):
+            card = Card.parse(answer, obs.trump)
+    if card not in obs.legal_plays:
+        allowed = " ".join(map(str, obs.legal_plays))
+        raise IllegalDecisionError(
+            f"play() returned {answer!r}, not one of the legal plays: {allowed}"
+        )
+    assert isinstance(card, Card)
+    return card
+
+
+class _Servicer(pb_grpc.PlayerServicer):
+    """Turns protocol calls into calls on the bot, one at a time."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.notify = type(bot).wants_notifications()
+
+    def _fail(self, context: grpc.ServicerContext, error: Exception) -> NoReturn:
+        # The referee records the message; the traceback goes to the bot's own log.
+        traceback.print_exc(file=sys.stderr)
+        if isinstance(error, IllegalDecisionError):
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+        context.abort(grpc.StatusCode.INTERNAL, f"{type(error).__name__}: {error}")
+
+    def Hello(self, request: pb.HelloRequest, context: grpc.ServicerContext) -> pb.HelloResponse:
+        bot = self.bot
+        bot.seat = request.seat
+        bot.limits = Limits(request.limits.move_ms, request.limits.bank_ms)
+        bot.rng = random.Random(request.bot_seed)
+        try:
+            bot.on_game_start(bot.seat, bot.limits)
+        except Exception as e:
+            self._fail(context, e)
+        return pb.HelloResponse(
+            protocol_version=PROTOCOL_VERSION,
+            bot_name=bot.name or type(bot).__name__,
+            sdk_version=__version__,
+            wants_notifications=self.notify,
+        )
+
+    def Bid(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> pb.BidResponse:
+        obs = Observation(request)
+        try:
+            return pb.BidResponse(bid=bid_to_pb(checked_bid(self.bot.bid(obs), obs)))
+        except Exception as e:
+            self._fail(context, e)
+
+    def Play(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
+        obs = Observation(request)
+        try:
+            return pb.PlayResponse(card=checked_card(self.bot.play(obs), obs).name)
+        except Exception as e:
+            self._fail(context, e)
+
+    def Notify(self, request: pb.Notification, context: grpc.ServicerContext) -> pb.NotifyResponse:
+        try:
+            event = request.WhichOneof("event")
+            if event == "trick_ended":
+                ended = request.trick_ended
+                trump = ended.trump or None
+                plays = tuple(Play(p.seat, Card.parse(p.card, trump)) for p in ended.trick.plays)
+                winner = ended.trick.winner if ended.trick.HasField("winner") else None
+                self.bot.on_trick(Trick(ended.trick.leader, plays, winner))
+            elif event == "deal_ended":
+                d = request.deal_ended
+                self.bot.on_deal_end(DealResult(
+                    d.deal_number, d.redeal, tuple(d.tricks_won),
+                    (d.points[0], d.points[1]) if d.points else (0, 0),
+                    (d.totals[0], d.totals[1]) if d.totals else (0, 0),
+                ))  # fmt: skip
+            elif event == "game_ended":
+                g = request.game_ended
+                winner = g.winner if g.HasField("winner") else None
+                self.bot.on_game_end(GameResult((g.totals[0], g.totals[1]), winner, g.reason))
+        except Exception as e:
+            self._fail(context, e)
+        return pb.NotifyResponse()
+
+
+def _address(argv: list[str] | None) -> str:
+    parser = argparse.ArgumentParser(description="Serve this bot to the Back Alley referee.")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--port", type=int, help="serve on 127.0.0.1:PORT (local debugging)")
+    where.add_argument("--socket", help="serve on this Unix socket (default: $ARENA_SOCKET)")
+    args = parser.parse_args(argv)
+    if args.port is not None:
+        return f"127.0.0.1:{args.port}"
+    path = args.socket or os.environ.get("ARENA_SOCKET")
+    if not path:
+        parser.error("no address: set ARENA_SOCKET, or pass --socket PATH or --port PORT")
+    return f"unix:{path}"
+
+
+def run(bot: Bot, argv: list[str] | None = None) -> None:
+    """Serve ``bot`` until the referee stops it (SIGTERM) or the process is interrupted."""
+    if not isinstance(bot, Bot):
+        raise TypeError(f"run() needs a Bot instance, got {type(bot).__name__}")
+    address = _address(argv)
+    # One worker: the bot's methods are never called concurrently.
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
+    pb_grpc.add_PlayerServicer_to_server(_Servicer(bot), server)
+    if server.add_insecure_port(address) == 0:
+        raise SystemExit(f"error: cannot serve on {address}")
+    server.start()
+    print(f"{bot.name or type(bot).__name__} serving on {address}", file=sys.stderr, flush=True)
+
+    def stop(signum: int, frame: object) -> None:
+        server.stop(grace=None)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.wait_for_termination()
+    except KeyboardInterrupt:
+        server.stop(grace=None)
