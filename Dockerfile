@@ -2,6 +2,9 @@
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
+COPY sdk ./sdk
 COPY arena ./arena
-RUN pip install --no-cache-dir .
+COPY sample_bots ./sample_bots
+RUN pip install --no-cache-dir ./sdk .
+ENV ARENA_SAMPLE_BOTS=/app/sample_bots
 CMD ["arena", "--help"]

@@ -121,8 +121,6 @@ def play(
         game = _play_one(specs, seed, settings)
         if replay is not None:
             _write_replay(game, replay)
-        if game.outcome.forfeit is not None:
-            raise typer.Exit(1)
         return
     seeds = [seed + i for i in range(games)]
     played = play_many(

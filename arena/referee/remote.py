@@ -15,6 +15,7 @@ from typing import TypeVar
 import grpc
 from backalley.v1 import player_pb2 as pb
 from backalley.v1 import player_pb2_grpc as pb_grpc
+from google.protobuf.message import DecodeError
 
 from arena.engine import Observation, Phase, Rules, action_name
 from arena.limits import Limits
@@ -61,6 +62,18 @@ class RemotePlayer:
 
     def __post_init__(self) -> None:
         self.stub = pb_grpc.PlayerStub(self.channel)
+        # Decisions come back as raw bytes and are parsed here, so a malformed answer can
+        # be shown as what it was, not as gRPC's "Exception deserializing response!".
+        self._bid: grpc.UnaryUnaryMultiCallable[pb.DecisionRequest, bytes] = (
+            self.channel.unary_unary(
+                "/backalley.v1.Player/Bid", request_serializer=pb.DecisionRequest.SerializeToString
+            )
+        )
+        self._play: grpc.UnaryUnaryMultiCallable[pb.DecisionRequest, bytes] = (
+            self.channel.unary_unary(
+                "/backalley.v1.Player/Play", request_serializer=pb.DecisionRequest.SerializeToString
+            )
+        )
         self.timing.bank_ms = float(self.limits.bank_ms)
 
     # ---------------------------------------------------------------- calls
@@ -100,10 +113,11 @@ class RemotePlayer:
         request = decision_request(obs, int(self.timing.bank_ms))
         try:
             if obs.phase is Phase.BIDDING:
-                bid = self._call(self.stub.Bid, request, what="a bid").bid
-                action = bid_action(bid)
+                raw = self._call(self._bid, request, what="a bid")
+                action = bid_action(_parse(pb.BidResponse, raw).bid)
             else:
-                action = card_action(self._call(self.stub.Play, request, what="a play").card)
+                raw = self._call(self._play, request, what="a play")
+                action = card_action(_parse(pb.PlayResponse, raw).card)
         except AnswerError as e:
             raise ProtocolFault(self.seat, self.label, str(e)) from None
         if action not in obs.legal_actions:
@@ -146,8 +160,6 @@ class RemotePlayer:
             )
         if code == grpc.StatusCode.FAILED_PRECONDITION:  # the SDK refused an illegal answer
             return IllegalFault(self.seat, self.label, details)
-        if code == grpc.StatusCode.INTERNAL and "deserializ" in details.lower():
-            return ProtocolFault(self.seat, self.label, f"malformed answer to {what}: {details}")
         # The process may be dying: give the kernel a moment to tell us how.
         for _ in range(20):
             died = self.died()
@@ -157,3 +169,14 @@ class RemotePlayer:
         if code in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN):
             return CrashFault(self.seat, self.label, f"raised during {what}: {details}")
         return ProtocolFault(self.seat, self.label, f"{code.name} on {what}: {details}")
+
+
+Message = TypeVar("Message", pb.BidResponse, pb.PlayResponse)
+
+
+def _parse(kind: type[Message], raw: bytes) -> Message:
+    try:
+        return kind.FromString(raw)
+    except DecodeError:
+        shown = raw[:24].hex(" ") + (" ..." if len(raw) > 24 else "")
+        raise AnswerError(f"malformed {kind.__name__} ({len(raw)} bytes: {shown})") from None
