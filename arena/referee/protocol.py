@@ -8,68 +8,119 @@ from arena.engine import BOARD, PASS, DealRecord, Observation, Phase, Trick, car
 from arena.engine.bids import MAX_NUMBER, number_bid
 from arena.engine.cards import SUITS, CardError, parse_card
 
-_PASS_MSG = pb.Bid(kind=pb.BID_KIND_PASS)
+NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(54))
 
 
 class AnswerError(ValueError):
     """An answer the referee cannot read as a card or a bid."""
 
 
-def bid_msg(action: int, board_level: int = 0) -> pb.Bid:
-    if action == PASS:
-        return _PASS_MSG
-    if action == BOARD:
-        return pb.Bid(kind=pb.BID_KIND_BOARD, board_level=board_level)
-    return pb.Bid(kind=pb.BID_KIND_NUMBER, number=action - PASS)
+class RequestEncoder:
+    """Encodes one seat's decision requests, each finished trick only once per deal.
+
+    Protobuf parses concatenated encodings of a message as their merge, repeated fields
+    appended in order; so a request is the encoding of everything but the finished tricks,
+    followed by each finished trick's cached encoding. Same bytes on the wire as one big
+    message; a fraction of the work late in a deal, when most of the request is history.
+    """
+
+    def __init__(self) -> None:
+        self._dealing: tuple[int, int, int] | None = None
+        self._tricks: list[bytes] = []
+
+    def encode(self, obs: Observation, time_left_ms: int) -> bytes:
+        dealing = (obs.deal_number, obs.dealer, obs.turned)
+        if dealing != self._dealing:
+            self._dealing, self._tricks = dealing, []
+        for trick in obs.tricks[len(self._tricks) :]:
+            piece = pb.Observation()
+            _fill_trick(piece.tricks.add(), trick.leader, trick.plays, trick.winner)
+            self._tricks.append(piece.SerializeToString())
+        request = decision_request(obs, time_left_ms, with_tricks=False)
+        observation = request.observation.SerializeToString() + b"".join(self._tricks)
+        request.ClearField("observation")
+        # Field 1 (observation), wire type 2 (length-delimited): tag byte 0x0a.
+        return b"\x0a" + _varint(len(observation)) + observation + request.SerializeToString()
 
 
-def trick_msg(leader: int, cards: list[int] | tuple[int, ...], winner: int | None) -> pb.Trick:
-    plays = [pb.CardPlay(seat=(leader + i) % 4, card=card_name(c)) for i, c in enumerate(cards)]
-    return pb.Trick(leader=leader, plays=plays, winner=winner)
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
 
 
-def decision_request(obs: Observation, time_left_ms: int) -> pb.DecisionRequest:
-    """The request for the seat to move: its observation and its legal options."""
-    levels = 0
-    bids = []
-    for seat, action in obs.bids:
-        if action == BOARD:
-            levels += 1
-        bids.append(pb.SeatBid(seat=seat, bid=bid_msg(action, levels if action == BOARD else 0)))
-    swap = None
+def decision_request(
+    obs: Observation, time_left_ms: int, *, with_tricks: bool = True
+) -> pb.DecisionRequest:
+    """The request for the seat to move: its observation and its legal options.
+
+    Built in place (``add``/``extend``) rather than from lists of sub-messages: this runs
+    at every decision, and copying sub-messages was most of its cost.
+    """
+    request = pb.DecisionRequest()
+    o = request.observation
+    o.seat = obs.seat
+    o.deal_number = obs.deal_number
+    o.hand_size = obs.hand_size
+    o.dealer = obs.dealer
+    o.hand.extend([NAMES[c] for c in obs.hand])
+    o.turned = NAMES[obs.turned]
+    if obs.trump is not None:
+        o.trump = SUITS[obs.trump]
     if obs.joker_swap_seat is not None and obs.joker_discarded is not None:
-        swap = pb.JokerSwap(
-            seat=obs.joker_swap_seat,
-            discarded=card_name(obs.joker_discarded),
-            drawn=card_name(obs.joker_drawn) if obs.joker_drawn is not None else "",
-        )
-    observation = pb.Observation(
-        seat=obs.seat,
-        deal_number=obs.deal_number,
-        hand_size=obs.hand_size,
-        dealer=obs.dealer,
-        hand=[card_name(c) for c in obs.hand],
-        turned=card_name(obs.turned),
-        trump="" if obs.trump is None else SUITS[obs.trump],
-        joker_swap=swap,
-        bids=bids,
-        tricks=[trick_msg(t.leader, [c for _, c in t.plays], t.winner) for t in obs.tricks],
-        current_trick=trick_msg(
-            obs.current_trick.leader, [c for _, c in obs.current_trick.plays], None
-        ),
-        trumps_broken=obs.trumps_broken,
-        tricks_won=obs.tricks_won,
-        totals=obs.totals,
-        redeals_in_row=obs.redeals_in_row,
-        time_left_ms=max(0, time_left_ms),
-    )
+        o.joker_swap.seat = obs.joker_swap_seat
+        o.joker_swap.discarded = NAMES[obs.joker_discarded]
+        if obs.joker_drawn is not None:
+            o.joker_swap.drawn = NAMES[obs.joker_drawn]
+    level = 0
+    for seat, action in obs.bids:
+        bid = o.bids.add(seat=seat).bid
+        _fill_bid(bid, action)
+        if action == BOARD:
+            level += 1
+            bid.board_level = level
+    if with_tricks:
+        for trick in obs.tricks:
+            _fill_trick(o.tricks.add(), trick.leader, trick.plays, trick.winner)
+    current = obs.current_trick
+    _fill_trick(o.current_trick, current.leader, current.plays, None)
+    o.trumps_broken = obs.trumps_broken
+    o.tricks_won.extend(obs.tricks_won)
+    o.totals.extend(obs.totals)
+    o.redeals_in_row = obs.redeals_in_row
+    o.time_left_ms = max(0, time_left_ms)
     if obs.phase is Phase.BIDDING:
-        return pb.DecisionRequest(
-            observation=observation, legal_bids=[bid_msg(a) for a in obs.legal_actions]
-        )
-    return pb.DecisionRequest(
-        observation=observation, legal_plays=[card_name(c) for c in obs.legal_actions]
-    )
+        for action in obs.legal_actions:
+            _fill_bid(request.legal_bids.add(), action)
+    else:
+        request.legal_plays.extend([NAMES[c] for c in obs.legal_actions])
+    return request
+
+
+_KINDS = {PASS: pb.BID_KIND_PASS, BOARD: pb.BID_KIND_BOARD}
+
+
+def _fill_bid(msg: pb.Bid, action: int) -> None:
+    kind = _KINDS.get(action)
+    if kind is None:
+        msg.kind = pb.BID_KIND_NUMBER
+        msg.number = action - PASS
+    else:
+        msg.kind = kind
+
+
+def _fill_trick(
+    msg: pb.Trick, leader: int, plays: tuple[tuple[int, int], ...], winner: int | None
+) -> None:
+    msg.leader = leader
+    add = msg.plays.add
+    for seat, card in plays:
+        add(seat=seat, card=NAMES[card])
+    if winner is not None:
+        msg.winner = winner
 
 
 def bid_action(msg: pb.Bid) -> int:
@@ -93,13 +144,14 @@ def card_action(name: str) -> int:
 
 
 def trick_ended(deal: int, trick: Trick, trump: int | None) -> pb.Notification:
-    return pb.Notification(
-        trick_ended=pb.TrickEnded(
-            deal_number=deal,
-            trick=trick_msg(trick.leader, trick.cards, trick.winner),
-            trump="" if trump is None else SUITS[trump],
-        )
-    )
+    event = pb.Notification()
+    ended = event.trick_ended
+    ended.deal_number = deal
+    plays = tuple((trick.seat_of(i), c) for i, c in enumerate(trick.cards))
+    _fill_trick(ended.trick, trick.leader, plays, trick.winner)
+    if trump is not None:
+        ended.trump = SUITS[trump]
+    return event
 
 
 def deal_ended(record: DealRecord) -> pb.Notification:

@@ -21,7 +21,7 @@ from arena.engine import Observation, Phase, Rules, action_name
 from arena.limits import Limits
 
 from .faults import BotFault, CrashFault, IllegalFault, ProtocolFault, StartupFault, TimeoutFault
-from .protocol import AnswerError, bid_action, card_action, decision_request
+from .protocol import AnswerError, RequestEncoder, bid_action, card_action
 
 PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
 Reply = TypeVar("Reply")
@@ -62,18 +62,15 @@ class RemotePlayer:
 
     def __post_init__(self) -> None:
         self.stub = pb_grpc.PlayerStub(self.channel)
-        # Decisions come back as raw bytes and are parsed here, so a malformed answer can
-        # be shown as what it was, not as gRPC's "Exception deserializing response!".
-        self._bid: grpc.UnaryUnaryMultiCallable[pb.DecisionRequest, bytes] = (
-            self.channel.unary_unary(
-                "/backalley.v1.Player/Bid", request_serializer=pb.DecisionRequest.SerializeToString
-            )
+        # Decisions travel as bytes both ways: requests from RequestEncoder (it caches the
+        # deal's history), answers parsed here so a malformed one can be shown as it was.
+        self._bid: grpc.UnaryUnaryMultiCallable[bytes, bytes] = self.channel.unary_unary(
+            "/backalley.v1.Player/Bid"
         )
-        self._play: grpc.UnaryUnaryMultiCallable[pb.DecisionRequest, bytes] = (
-            self.channel.unary_unary(
-                "/backalley.v1.Player/Play", request_serializer=pb.DecisionRequest.SerializeToString
-            )
+        self._play: grpc.UnaryUnaryMultiCallable[bytes, bytes] = self.channel.unary_unary(
+            "/backalley.v1.Player/Play"
         )
+        self._encoder = RequestEncoder()
         self.timing.bank_ms = float(self.limits.bank_ms)
 
     # ---------------------------------------------------------------- calls
@@ -110,7 +107,7 @@ class RemotePlayer:
         self.wants_notifications = reply.wants_notifications
 
     def choose(self, obs: Observation) -> int:
-        request = decision_request(obs, int(self.timing.bank_ms))
+        request = self._encoder.encode(obs, int(self.timing.bank_ms))
         try:
             if obs.phase is Phase.BIDDING:
                 raw = self._call(self._bid, request, what="a bid")

@@ -34,10 +34,12 @@ class Card:
     @classmethod
     def parse(cls, name: str, trump: str | None = None) -> Card:
         """The card called ``name`` in a deal whose trump suit is ``trump`` (None: no trump)."""
-        if name not in ALL_CARDS:
-            raise CardError(f"not a card: {name!r} (expected e.g. 'TS', 'AH', 'BB', 'LB')")
-        joker = name in JOKERS
-        return cls(name, trump is not None and (joker or name[1] == trump))
+        try:
+            return _CARDS[name, trump]
+        except (KeyError, TypeError):
+            raise CardError(
+                f"not a card: {name!r} (expected e.g. 'TS', 'AH', 'BB', 'LB')"
+            ) from None
 
     @property
     def is_joker(self) -> bool:
@@ -67,6 +69,14 @@ class Card:
         return f"Card({self.name!r})"
 
 
+# Every card in every kind of deal, made once: parsing is a lookup (it runs per card per
+# decision) and the values are immutable, so sharing them is safe.
+_CARDS: dict[tuple[str, str | None], Card] = {
+    (name, trump): Card(name, trump is not None and (name in JOKERS or name[1] == trump))
+    for name in ALL_CARDS
+    for trump in (None, *SUITS)
+}
+
 BidKind = Literal["pass", "number", "board"]
 
 
@@ -82,7 +92,7 @@ class Bid:
 
     @classmethod
     def number_of(cls, n: int) -> Bid:
-        return cls("number", n)
+        return _NUMBERS[n] if 1 <= n <= 12 else cls("number", n)
 
     @classmethod
     def parse(cls, value: str | int) -> Bid:
@@ -106,3 +116,4 @@ class Bid:
 
 Bid.PASS = Bid("pass")
 Bid.BOARD = Bid("board")
+_NUMBERS = {n: Bid("number", n) for n in range(1, 13)}

@@ -6,14 +6,36 @@ nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from typing import Any, Generic, TypeVar, overload
 
 from backalley.v1 import player_pb2 as pb
 
 from .cards import ALL_CARDS, Bid, Card
 
 SEATS = 4
+T = TypeVar("T")
+
+
+class cached(Generic[T]):
+    """``functools.cached_property`` without its per-access lock (Python 3.11 takes one):
+    the first read computes the value and stores it on the instance."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> cached[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> T: ...
+    def __get__(self, obj: object | None, owner: type | None = None) -> T | cached[T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 @dataclass(frozen=True)
@@ -62,12 +84,12 @@ class Contract:
 
 
 def bid_from_pb(msg: pb.Bid) -> Bid:
+    if msg.kind == pb.BID_KIND_NUMBER:
+        return Bid.number_of(msg.number)
     if msg.kind == pb.BID_KIND_PASS:
         return Bid.PASS
     if msg.kind == pb.BID_KIND_BOARD:
         return Bid.BOARD
-    if msg.kind == pb.BID_KIND_NUMBER:
-        return Bid.number_of(msg.number)
     raise ValueError(f"unknown bid kind {msg.kind}")
 
 
@@ -128,20 +150,20 @@ class Observation:
 
     # -------------------------------------------------------------- the cards
 
-    @cached_property
+    @cached
     def trump(self) -> str | None:
         """``'S'``, ``'H'``, ``'D'``, ``'C'``, or None in a no-trump deal."""
         return self._obs.trump or None
 
-    @cached_property
+    @cached
     def hand(self) -> tuple[Card, ...]:
         return tuple(self._card(c) for c in self._obs.hand)
 
-    @cached_property
+    @cached
     def turned(self) -> Card:
         return self._card(self._obs.turned)
 
-    @cached_property
+    @cached
     def joker_swap(self) -> JokerSwap | None:
         if not self._obs.HasField("joker_swap"):
             return None
@@ -151,7 +173,7 @@ class Observation:
 
     # -------------------------------------------------------------- bidding
 
-    @cached_property
+    @cached
     def bids(self) -> tuple[SeatBid, ...]:
         """This deal's bids so far, in bidding order."""
         return tuple(SeatBid(b.seat, bid_from_pb(b.bid), b.bid.board_level) for b in self._obs.bids)
@@ -164,12 +186,12 @@ class Observation:
 
     # -------------------------------------------------------------- play
 
-    @cached_property
+    @cached
     def tricks(self) -> tuple[Trick, ...]:
         """This deal's completed tricks."""
         return tuple(self._trick(t) for t in self._obs.tricks)
 
-    @cached_property
+    @cached
     def current_trick(self) -> Trick:
         return self._trick(self._obs.current_trick)
 
@@ -177,7 +199,7 @@ class Observation:
     def trumps_broken(self) -> bool:
         return self._obs.trumps_broken
 
-    @cached_property
+    @cached
     def tricks_won(self) -> tuple[int, ...]:
         """Per seat, this deal."""
         return tuple(self._obs.tricks_won)
@@ -185,12 +207,12 @@ class Observation:
     def team_tricks(self, team: int) -> int:
         return self.tricks_won[team] + self.tricks_won[team + 2]
 
-    @cached_property
+    @cached
     def cards_played(self) -> tuple[Card, ...]:
         """Every card played this deal, in order, the current trick included."""
         return tuple(p.card for t in (*self.tricks, self.current_trick) for p in t.plays)
 
-    @cached_property
+    @cached
     def unseen(self) -> frozenset[Card]:
         """Cards this seat has not seen: in other hands or the stock. Jokers of a no-trump
         deal are out of play, so they are never unseen."""
@@ -207,7 +229,7 @@ class Observation:
         """Whether ``card`` follows the suit of ``led`` (any trump follows a trump lead)."""
         return card.is_trump if led.is_trump else card.suit == led.suit
 
-    @cached_property
+    @cached
     def voids(self) -> dict[int, frozenset[str]]:
         """Suits each seat has shown it lacks by not following them.
 
@@ -233,7 +255,7 @@ class Observation:
             return 100 + card.rank_value
         return card.rank_value if self.follows(card, led) else -1
 
-    @cached_property
+    @cached
     def winning(self) -> Play | None:
         """The play winning the current trick so far (None before the lead)."""
         plays = self.current_trick.plays
@@ -241,12 +263,12 @@ class Observation:
 
     # -------------------------------------------------------------- what you may do
 
-    @cached_property
+    @cached
     def legal_bids(self) -> tuple[Bid, ...]:
         """Empty unless this is a bid decision."""
         return tuple(bid_from_pb(b) for b in self._request.legal_bids)
 
-    @cached_property
+    @cached
     def legal_plays(self) -> tuple[Card, ...]:
         """Empty unless this is a play decision."""
         return tuple(self._card(c) for c in self._request.legal_plays)

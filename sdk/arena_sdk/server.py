@@ -28,9 +28,11 @@ class IllegalDecisionError(ValueError):
     """The bot answered something that is not one of the legal options; nothing was sent."""
 
 
+_KINDS = {"pass": pb.BID_KIND_PASS, "number": pb.BID_KIND_NUMBER, "board": pb.BID_KIND_BOARD}
+
+
 def bid_to_pb(bid: Bid) -> pb.Bid:
-    kind = {"pass": pb.BID_KIND_PASS, "number": pb.BID_KIND_NUMBER, "board": pb.BID_KIND_BOARD}
-    return pb.Bid(kind=kind[bid.kind], number=bid.number)
+    return pb.Bid(kind=_KINDS[bid.kind], number=bid.number)
 
 
 def checked_bid(answer: object, obs: Observation) -> Bid:
