@@ -35,8 +35,9 @@ class Bot:
     """Subclass it and answer ``bid`` and ``play``; the hooks are optional.
 
     ``self.rng`` is seeded by the referee for each game, so a bot that draws its randomness
-    from it plays a given game the same way every time. ``self.seat`` and ``self.limits``
-    are set before the first decision.
+    from it plays a given game the same way every time. ``self.seat``, ``self.limits`` and
+    ``self.rules`` (the game's rule parameters, e.g. ``{"max_redeals": 5}``) are set before
+    the first decision.
     """
 
     name: str = ""  # shown on the ladder; the class name if empty
@@ -45,6 +46,7 @@ class Bot:
         self.rng = random.Random(0)
         self.seat = -1
         self.limits = Limits(move_ms=1000, bank_ms=10_000)
+        self.rules: dict[str, int] = {}  # rule parameters of this game, e.g. max_redeals
 
     def bid(self, obs: Observation) -> Bid:
         """Return one of ``obs.legal_bids``."""

@@ -5,13 +5,15 @@
 ('T', 'S', True, 'TS')
 >>> Card.parse("BB", trump="H").suit, Card.parse("BB", trump="H").rank_value
 (None, 14)
+>>> Card.parse("AS") == "AS", "AS" in (Card.parse("AS"),)
+(True, True)
 >>> str(Bid.number_of(3)), str(Bid.PASS), Bid.parse("board") == Bid.BOARD
 ('3', 'pass', True)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 SUITS = "SHDC"
@@ -24,12 +26,25 @@ class CardError(ValueError):
     """Not one of the 54 card names."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Card:
-    """One card. Equal cards have equal names; ``is_trump`` says whether it is trump this deal."""
+    """One card. Equal cards have equal names; ``is_trump`` says whether it is trump this deal.
+
+    A card also equals its name, so ``"AS" in obs.legal_plays`` works.
+    """
 
     name: str
-    is_trump: bool = field(default=False, compare=False)
+    is_trump: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.name == other.name
+        if isinstance(other, str):
+            return self.name == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
 
     @classmethod
     def parse(cls, name: str, trump: str | None = None) -> Card:

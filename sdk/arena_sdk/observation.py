@@ -73,7 +73,10 @@ class JokerSwap:
 
 @dataclass(frozen=True)
 class Contract:
-    """A team's contract this deal: ``board_level`` > 0 for a board, else ``tricks``."""
+    """A team's contract this deal: ``board_level`` > 0 for a board, else ``tricks``.
+
+    With a board the partners' numbers no longer count; ``tricks`` still sums them.
+    """
 
     tricks: int
     board_level: int
@@ -137,6 +140,12 @@ class Observation:
     @property
     def hand_size(self) -> int:
         return self._obs.hand_size
+
+    @property
+    def redeals_in_row(self) -> int:
+        """All-pass redeals just before this deal; at the game's ``max_redeals`` (see
+        ``Bot.rules``) an all-pass deal is played with both contracts 0."""
+        return self._obs.redeals_in_row
 
     @property
     def time_left_ms(self) -> int:

@@ -83,6 +83,7 @@ class _Servicer(pb_grpc.PlayerServicer):
         bot.seat = request.seat
         bot.limits = Limits(request.limits.move_ms, request.limits.bank_ms)
         bot.rng = random.Random(request.bot_seed)
+        bot.rules = dict(request.rules)
         try:
             bot.on_game_start(bot.seat, bot.limits)
         except Exception as e:
@@ -143,8 +144,13 @@ def _address(argv: list[str] | None) -> str:
         return f"127.0.0.1:{args.port}"
     path = args.socket or os.environ.get("ARENA_SOCKET")
     if not path:
-        parser.error("no address: set ARENA_SOCKET, or pass --socket PATH or --port PORT")
+        _exit("no address: set ARENA_SOCKET, or pass --socket PATH or --port PORT", 2)
     return f"unix:{path}"
+
+
+def _exit(message: str, status: int) -> NoReturn:
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(status)
 
 
 def run(bot: Bot, argv: list[str] | None = None) -> None:
@@ -155,8 +161,14 @@ def run(bot: Bot, argv: list[str] | None = None) -> None:
     # One worker: the bot's methods are never called concurrently.
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
     pb_grpc.add_PlayerServicer_to_server(_Servicer(bot), server)
-    if server.add_insecure_port(address) == 0:
-        raise SystemExit(f"error: cannot serve on {address}")
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError:  # grpcio raises where older versions returned 0
+        _exit(f"cannot serve on {address}", 1)
+    if port == 0:
+        _exit(f"cannot serve on {address}", 1)
+    if not address.startswith("unix:"):
+        address = f"127.0.0.1:{port}"  # --port 0 asks for any free port: say which
     server.start()
     print(f"{bot.name or type(bot).__name__} serving on {address}", file=sys.stderr, flush=True)
 
