@@ -15,6 +15,13 @@ BOTS = ["random", "random", "heuristic", "heuristic"]
 FINAL = re.compile(r"final: team 0 (-?\d+) · team 1 (-?\d+) · (team [01] wins|draw)")
 
 
+def game_lines(stdout: str) -> list[str]:
+    """Everything up to the final line: the game itself, not the bots' think times after it."""
+    lines = stdout.splitlines()
+    end = next(i for i, line in enumerate(lines) if line.startswith("final:"))
+    return lines[: end + 1]
+
+
 def deal_headers(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if line.startswith("Deal ")]
 
@@ -25,7 +32,7 @@ def test_play_prints_every_deal_and_a_final_line() -> None:
     assert result.stderr == ""
     lines = result.stdout.splitlines()
     assert lines[0] == (
-        "seed 5 · team 0 = seats 0+2 (random, heuristic) · team 1 = seats 1+3 (random, heuristic)"
+        "seed 5 · pair A = seats 0+2 (random, heuristic) · pair B = seats 1+3 (random, heuristic)"
     )
     headers = deal_headers(result.stdout)
     assert len(headers) >= 25
@@ -35,8 +42,10 @@ def test_play_prints_every_deal_and_a_final_line() -> None:
     assert numbers == sorted(numbers)  # redeals repeat a number, never go back
     assert headers[0].startswith("Deal  1 · 13 cards · dealer ")
     assert any(h.startswith("Deal 13 ·  1 cards · ") for h in headers)
-    final = FINAL.fullmatch(lines[-1])
-    assert final, lines[-1]
+    finals = [line for line in lines if line.startswith("final:")]
+    assert len(finals) == 1, result.stdout
+    final = FINAL.fullmatch(finals[0])
+    assert final, finals[0]
     t0, t1, outcome = int(final[1]), int(final[2]), final[3]
     assert outcome == ("draw" if t0 == t1 else f"team {0 if t0 > t1 else 1} wins")
 
@@ -45,7 +54,7 @@ def test_same_seed_same_output() -> None:
     first = run_arena("play", *BOTS, "--seed", 5)
     second = run_arena("play", *BOTS, "--seed", 5)
     assert first.returncode == second.returncode == 0
-    assert first.stdout == second.stdout
+    assert game_lines(first.stdout) == game_lines(second.stdout)
 
 
 def test_another_seed_another_game() -> None:
@@ -65,8 +74,8 @@ def test_replay_file_verifies_and_matches_the_output(tmp_path: Path) -> None:
     assert data["seed"] == 5
     assert [p["name"] for p in data["players"]] == BOTS
     assert len(deal_headers(result.stdout)) == len(data["deals"])  # redeals printed too
-    final = FINAL.fullmatch(lines[-2])
-    assert final, lines[-2]
+    final = FINAL.fullmatch(game_lines(result.stdout)[-1])
+    assert final, result.stdout
     assert data["result"]["totals"] == [int(final[1]), int(final[2])]
     assert not any("legal" in t for d in data["deals"] for t in d["tricks"])
 
@@ -105,7 +114,9 @@ def test_unknown_bot(tmp_path: Path) -> None:
     result = run_arena("play", "random", "nope", "random", "random", "--seed", 1, "--replay", path)
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr == "error: unknown bot 'nope' (known: heuristic, random)\n"
+    assert result.stderr == (
+        "error: unknown bot 'nope': not a sample bot (heuristic, montecarlo, random) nor a path\n"
+    )
     assert list(tmp_path.iterdir()) == []  # no replay written
 
 
