@@ -63,7 +63,7 @@ class RequestEncoder:
             level += action == BOARD
             bids.append(_bid_piece(seat, action, level if action == BOARD else 0))
         observation = b"".join((head.SerializeToString(), *bids, *self._tricks))
-        if obs.phase is Phase.BIDDING:
+        if obs.phase is Phase.BIDDING and obs.legal_actions:
             legal = _legal_bids_piece(obs.hand_size)
         else:
             plays = pb.DecisionRequest(legal_plays=[NAMES[c] for c in obs.legal_actions])
