@@ -161,13 +161,13 @@ def check_draw(data: Replay) -> None:
 
 
 FEATURES: dict[str, Callable[[Replay], None]] = {
-    "plain_seed31_random_heuristic.json": check_plain,
+    "plain_seed653_random.json": check_plain,
     "redeal_seed3_random.json": check_redeal,
-    "joker_swap_seed3_heuristic.json": check_joker_swap,
+    "joker_swap_seed0_random.json": check_joker_swap,
     "double_board_seed2_random.json": check_double_board,
-    "no_trump_no_swap_seed14_random_heuristic.json": check_no_trump_no_swap,
+    "no_trump_no_swap_seed4_random.json": check_no_trump_no_swap,
     "max_redeals0_all_pass_played_seed3_random.json": check_max_redeals0,
-    "draw_seed29_random_heuristic.json": check_draw,
+    "draw_seed863_random.json": check_draw,
 }
 
 
