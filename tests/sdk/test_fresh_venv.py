@@ -15,6 +15,8 @@ from pathlib import Path
 
 from backalley.v1 import player_pb2 as pb
 
+from tests.cli.runner import run_arena
+
 from .botproc import start_bot
 from .guide import first_bot
 from .positions import advance, bidding, engine_request, following_with_a_choice
@@ -70,3 +72,25 @@ def test_the_sdk_alone_runs_the_first_bot_of_the_guide(tmp_path: Path) -> None:
         assert bot.play(play).card in play.legal_plays
     finally:
         bot.kill()
+
+    # The issue's own bot, in that virtualenv, plays a whole game against the sample bots
+    # through arena play (the sample bots run on the same SDK-only interpreter).
+    mine = tmp_path / "mybot"
+    mine.mkdir()
+    (mine / "bot.py").write_text(ISSUE_BOT)
+    game = run_arena(
+        "play", mine, "random", "heuristic", "random", "--seed", 1, "--bot-python", python
+    )
+    assert game.returncode == 0, game.stderr
+    assert "forfeit" not in game.stdout
+    assert any(line.startswith("final: team 0 ") for line in game.stdout.splitlines())
+
+
+ISSUE_BOT = """\
+from arena_sdk import Bot, run
+class MyBot(Bot):
+    def bid(self, obs): return obs.legal_bids[0]
+    def play(self, obs): return obs.legal_plays[0]
+if __name__ == "__main__":
+    run(MyBot())
+"""
