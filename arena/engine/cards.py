@@ -25,7 +25,6 @@ BB = 52
 LB = 53
 DECK_SIZE = 54
 JOKERS = (1 << BB) | (1 << LB)
-FULL_DECK = (1 << DECK_SIZE) - 1
 
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
