@@ -219,6 +219,58 @@ def replay_verify(
         raise typer.Exit(2)
 
 
+image_app = typer.Typer(no_args_is_help=True, help="The bot runtime image.")
+app.add_typer(image_app, name="image")
+
+
+@image_app.command("build")
+def image_build(
+    mirror: Annotated[
+        str | None, typer.Option(help="Debian mirror for debootstrap (default: apt's sources).")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Rebuild even if the image is present.")
+    ] = False,
+) -> None:
+    """Build the image bots run in, offline; a no-op if the engine has it already."""
+    import time
+
+    from .sandbox.engine import docker_client
+    from .sandbox.errors import SandboxError
+    from .sandbox.image import ensure_image, image_present, image_size, image_tag
+
+    start = time.monotonic()
+
+    def step(message: str) -> None:
+        out.print(f"[{time.monotonic() - start:5.1f}s] {message}", markup=False)
+
+    try:
+        tag = image_tag()
+        client = docker_client()
+        if not force and image_present(client, tag):
+            out.print(f"{tag}: already present", markup=False)
+            return
+        with out.status("building the bot image", spinner="line"):
+            ensure_image(client, mirror=mirror, force=force, progress=step)
+        size = image_size(client, tag)
+    except SandboxError as e:
+        fail(str(e))
+    took = time.monotonic() - start
+    out.print(f"{tag}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
+
+
+@image_app.command("tag")
+def image_tag_command() -> None:
+    """Print the tag of the image the current source wants."""
+    from .sandbox.errors import SandboxError
+    from .sandbox.image import image_tag
+
+    try:
+        out.print(image_tag(), markup=False)
+    except SandboxError as e:
+        fail(str(e))
+
+
 def main() -> None:
     """The console script: like ``app()``, but a usage error is one line, exit status 2."""
     try:

@@ -1,0 +1,459 @@
+"""The bot runtime image, built offline and tagged by the hash of what goes into it.
+
+No container registry is needed: ``debootstrap`` makes a minimal Debian root with python3
+(cached as a tarball under ``$ARENA_HOME/cache``, keyed by the base recipe alone), pip
+installs the pinned wheels and the SDK into it, and the root is imported into the engine
+with ``docker import``. The tag is ``backalley-bot:<12 hex>``, a sha256 over the base recipe,
+the SDK's source files, the pinned requirements and ``FORMAT_VERSION``: an unchanged image
+is never rebuilt, and a changed SDK never reuses a stale one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import docker
+import docker.errors
+import requests.exceptions
+
+from .errors import SandboxError
+
+# Bump when the build changes in a way the inputs below do not show.
+FORMAT_VERSION = 1
+REPOSITORY = "backalley-bot"
+LABEL_HASH = "org.backalley.arena.content-hash"
+LABEL_BUILT = "org.backalley.arena.built"
+
+# The base root: what debootstrap makes, and what is stripped from it afterwards.
+SUITE = "bookworm"
+VARIANT = "minbase"
+INCLUDE = ("python3",)
+STRIP = (
+    "usr/share/doc",  # all but the copyright files
+    "usr/share/man",
+    "usr/share/info",
+    "usr/share/locale",
+    "var/lib/apt/lists",
+    "var/cache/apt",
+    "var/cache/debconf",  # only the *-old backups
+    "var/log",
+    "dev",  # the engine provides /dev
+)
+
+# What pip installs on top. grpcio and protobuf are the versions the platform is tested
+# with; all wheels are manylinux cp311 x86_64 (bookworm's python3 is 3.11, glibc 2.36).
+REQUIREMENTS = (
+    "grpcio==1.85.3",
+    "protobuf==7.36.2",
+    "numpy==2.4.6",
+    "typing-extensions==4.16.0",  # grpcio's one dependency, pinned too (pip runs --no-deps)
+)
+PYTHON_VERSION = "3.11"
+PLATFORMS = (
+    *(f"manylinux_2_{minor}_x86_64" for minor in range(36, 16, -1)),
+    "manylinux2014_x86_64",
+)
+SITE_PACKAGES = "usr/local/lib/python3.11/dist-packages"
+
+# The container's defaults; the sandbox passes the same user, network and mounts itself.
+CHANGES = (
+    "WORKDIR /bot",
+    "USER 65534:65534",
+    "ENV PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8",
+    "ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1",
+    'CMD ["python3", "bot.py"]',
+)
+SMOKE_TEST = "import arena_sdk, grpc, google.protobuf, numpy"
+
+# The SDK's files that go into the image: these, recursively, minus build leftovers.
+SDK_PARTS = ("pyproject.toml", "README.md", "arena_sdk", "backalley")
+_IGNORED_DIRS = ("__pycache__",)
+_IGNORED_SUFFIXES = (".egg-info", ".pyc", ".pyo")
+
+Progress = Callable[[str], None]
+
+
+def arena_home() -> Path:
+    """``$ARENA_HOME``, else ``~/.arena``."""
+    home = os.environ.get("ARENA_HOME")
+    return Path(home) if home else Path.home() / ".arena"
+
+
+def default_sdk_dir() -> Path:
+    """The ``sdk/`` directory of this source tree."""
+    return Path(__file__).resolve().parents[2] / "sdk"
+
+
+def base_recipe() -> dict[str, Any]:
+    return {"suite": SUITE, "variant": VARIANT, "include": list(INCLUDE), "strip": list(STRIP)}
+
+
+def base_key() -> str:
+    """12 hex digits naming the cached base root: changes only with the base recipe."""
+    return _sha256_json({"format": FORMAT_VERSION, "base": base_recipe()})[:12]
+
+
+def sdk_files(sdk_dir: Path) -> list[Path]:
+    """The SDK's source files, relative to ``sdk_dir``, sorted."""
+    found: list[Path] = []
+    for part in SDK_PARTS:
+        top = sdk_dir / part
+        if top.is_file():
+            found.append(Path(part))
+            continue
+        if not top.is_dir():
+            raise SandboxError(f"no SDK source at {top}")
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = [d for d in dirnames if not _ignored(d)]
+            for name in filenames:
+                path = Path(dirpath) / name
+                if not _ignored(name) and path.is_file():
+                    found.append(path.relative_to(sdk_dir))
+    return sorted(found, key=lambda p: p.as_posix())
+
+
+def _ignored(name: str) -> bool:
+    return name in _IGNORED_DIRS or name.endswith(_IGNORED_SUFFIXES)
+
+
+def content_hash(sdk_dir: Path | None = None) -> str:
+    """The full sha256 over everything that determines the image."""
+    sdk_dir = sdk_dir or default_sdk_dir()
+    digest = hashlib.sha256()
+    header = {
+        "format": FORMAT_VERSION,
+        "base": base_recipe(),
+        "requirements": list(REQUIREMENTS),
+        "python": PYTHON_VERSION,
+        "platforms": list(PLATFORMS),
+        "site": SITE_PACKAGES,
+        "changes": list(CHANGES),
+    }
+    digest.update(json.dumps(header, sort_keys=True).encode() + b"\0")
+    for rel in sdk_files(sdk_dir):
+        data = (sdk_dir / rel).read_bytes()
+        digest.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def image_tag(sdk_dir: Path | None = None) -> str:
+    """``backalley-bot:<12 hex>``: the image the current source wants."""
+    return f"{REPOSITORY}:{content_hash(sdk_dir)[:12]}"
+
+
+def image_present(client: docker.DockerClient, tag: str) -> bool:
+    try:
+        client.images.get(tag)
+    except docker.errors.ImageNotFound:
+        return False
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+        raise _engine_error(e) from None
+    return True
+
+
+def image_size(client: docker.DockerClient, tag: str) -> int:
+    """The image's size in bytes, as the engine reports it."""
+    try:
+        return int(client.images.get(tag).attrs["Size"])
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+        raise _engine_error(e) from None
+
+
+def ensure_image(
+    client: docker.DockerClient,
+    *,
+    mirror: str | None = None,
+    cache_dir: Path | None = None,
+    progress: Progress | None = None,
+    force: bool = False,
+    sdk_dir: Path | None = None,
+) -> str:
+    """Return the tag of the bot image, building it first if the engine lacks it.
+
+    ``force`` rebuilds even if present (the cached base root is still used). A failed
+    build leaves no tag and no partial cache file behind.
+    """
+    say = progress or (lambda _message: None)
+    sdk_dir = sdk_dir or default_sdk_dir()
+    digest = content_hash(sdk_dir)
+    tag = f"{REPOSITORY}:{digest[:12]}"
+    if not force and image_present(client, tag):
+        say(f"image {tag}: already present")
+        return tag
+    cache_dir = cache_dir or arena_home() / "cache"
+    with _temp_dir("arena-image-") as work:
+        base = _base_tarball(cache_dir, mirror, say)
+        root = work / "root"
+        root.mkdir()
+        say("extracting the base root")
+        _run(["tar", "--numeric-owner", "-xpf", str(base), "-C", str(root)], "tar (extract)")
+        say(f"wheels: {', '.join(REQUIREMENTS)} and the SDK")
+        _install_wheels(root, sdk_dir, work)
+        (root / "bot").mkdir(mode=0o755, exist_ok=True)
+        say("importing into the Docker engine")
+        image_tar = work / "image.tar"
+        _run(["tar", "--numeric-owner", "-cf", str(image_tar), "-C", str(root), "."], "tar")
+        _import(client, image_tar, tag, digest)
+    say(f"image {tag}: built")
+    return tag
+
+
+# --- the base root ---------------------------------------------------------------------
+
+
+def _base_tarball(cache_dir: Path, mirror: str | None, say: Progress) -> Path:
+    path = cache_dir / f"bot-base-{SUITE}-{base_key()}.tar"
+    if path.is_file():
+        say(f"base root: cached ({path.name})")
+        return path
+    mirror = mirror or default_mirror()
+    say(f"base root: building with debootstrap from {mirror} (about 2 minutes)")
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SandboxError(f"cannot create the cache directory {cache_dir}: {e.strerror}") from None
+    with _temp_dir("arena-base-") as work:
+        root = work / "root"
+        _debootstrap(root, mirror, work / "debootstrap.log")
+        _strip(root)
+        tmp = cache_dir / f".{path.name}.{os.getpid()}.tmp"
+        try:
+            _run(["tar", "--numeric-owner", "-cf", str(tmp), "-C", str(root), "."], "tar")
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    return path
+
+
+def _debootstrap(root: Path, mirror: str, log_path: Path) -> None:
+    exe = shutil.which("debootstrap") or next(
+        (p for p in ("/usr/sbin/debootstrap", "/sbin/debootstrap") if os.access(p, os.X_OK)), None
+    )
+    if exe is None:
+        raise SandboxError("debootstrap is not installed (apt-get install debootstrap)")
+    if os.geteuid() != 0:
+        raise SandboxError("debootstrap needs root: build the bot image once as root")
+    command = [
+        exe, f"--variant={VARIANT}", f"--include={','.join(INCLUDE)}", SUITE, str(root), mirror,
+    ]  # fmt: skip
+    with open(log_path, "wb") as log:
+        code = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
+    if code.returncode != 0:
+        last = _last_line(log_path.read_text(errors="replace"))
+        raise SandboxError(f"debootstrap failed (exit status {code.returncode}): {last}")
+
+
+def _strip(root: Path) -> None:
+    """Remove what a bot never needs: docs (bar copyright files), man pages, apt lists."""
+    for rel in STRIP:
+        top = root / rel
+        if not top.is_dir():
+            continue
+        for entry in top.iterdir():
+            if rel == "usr/share/doc" and entry.is_dir() and not entry.is_symlink():
+                for sub in entry.iterdir():
+                    if sub.name != "copyright":
+                        _remove(sub)
+            elif rel == "var/cache/debconf" and not entry.name.endswith("-old"):
+                continue
+            else:
+                _remove(entry)
+
+
+def default_mirror() -> str:
+    """The Debian main archive of this machine's apt sources."""
+    for types, uris, suites, components in _apt_sources():
+        if "deb" not in types or "main" not in components:
+            continue
+        if not any("-" not in s for s in suites):  # bookworm, stable: not -updates/-security
+            continue
+        for uri in uris:
+            if uri.rstrip("/").endswith("/debian"):
+                return uri
+    raise SandboxError("no Debian main archive in the apt sources: pass --mirror URL")
+
+
+def _apt_sources() -> Iterator[tuple[list[str], list[str], list[str], list[str]]]:
+    """(types, uris, suites, components) of each entry, one-line and deb822 alike."""
+    etc = Path("/etc/apt")
+    files = [etc / "sources.list"]
+    if (etc / "sources.list.d").is_dir():
+        files += sorted((etc / "sources.list.d").iterdir())
+    for file in files:
+        try:
+            text = file.read_text(errors="replace")
+        except OSError:
+            continue
+        if file.suffix == ".list" or file.name == "sources.list":
+            for line in text.splitlines():
+                words = line.split("#", 1)[0].split()
+                if words and words[0] in ("deb", "deb-src"):
+                    if len(words) > 1 and words[1].startswith("["):
+                        while words[1:] and not words[1].endswith("]"):
+                            del words[1]
+                        del words[1:2]
+                    if len(words) >= 3:
+                        yield [words[0]], [words[1]], [words[2]], words[3:]
+        elif file.suffix == ".sources":
+            for stanza in text.split("\n\n"):
+                fields: dict[str, str] = {}
+                for line in stanza.splitlines():
+                    if line.startswith("#") or ":" not in line or line[:1].isspace():
+                        continue
+                    key, value = line.split(":", 1)
+                    fields[key.strip().lower()] = value.strip()
+                if fields.get("enabled", "yes").lower() == "no":
+                    continue
+                yield (
+                    fields.get("types", "").split(),
+                    fields.get("uris", "").split(),
+                    fields.get("suites", "").split(),
+                    fields.get("components", "").split(),
+                )
+
+
+# --- wheels ----------------------------------------------------------------------------
+
+
+def _install_wheels(root: Path, sdk_dir: Path, work: Path) -> None:
+    # Build the SDK from a copy of exactly the hashed files: nothing is written into sdk/.
+    src = work / "sdk"
+    for rel in sdk_files(sdk_dir):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sdk_dir / rel, src / rel)
+    wheels = work / "wheels"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    _run([*pip, "wheel", "--no-deps", "--wheel-dir", str(wheels), str(src)], "pip wheel (SDK)")
+    sdk_wheels = sorted(wheels.glob("*.whl"))
+    if len(sdk_wheels) != 1:
+        raise SandboxError(f"pip wheel (SDK) made {len(sdk_wheels)} wheels, expected 1")
+    target = root / SITE_PACKAGES
+    platforms = [arg for p in PLATFORMS for arg in ("--platform", p)]
+    # The .pyc files pip writes are only of use if this Python is the image's.
+    compile_flag = [] if sys.version_info[:2] == (3, 11) else ["--no-compile"]
+    install = [
+        *pip, "install", "--target", str(target), "--no-deps", "--only-binary=:all:",
+        "--python-version", PYTHON_VERSION, "--implementation", "cp", *platforms,
+        *compile_flag, *REQUIREMENTS, str(sdk_wheels[0]),
+    ]  # fmt: skip
+    _run(install, "pip install")
+    shutil.rmtree(target / "bin", ignore_errors=True)  # f2py & co.: console scripts for nobody
+    _make_world_readable(target)
+
+
+def _make_world_readable(top: Path) -> None:
+    for dirpath, _dirnames, filenames in os.walk(top):
+        os.chmod(dirpath, stat.S_IMODE(os.stat(dirpath).st_mode) | 0o555)
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            if not os.path.islink(path):
+                os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) | 0o444)
+
+
+# --- import ----------------------------------------------------------------------------
+
+
+def _import(client: docker.DockerClient, image_tar: Path, tag: str, digest: str) -> None:
+    """Import, check that the image works as a bot's will run, then (only then) tag it."""
+    built = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    changes = [*CHANGES, f"LABEL {LABEL_HASH}={digest} {LABEL_BUILT}={built}"]
+    image_id: str | None = None
+    try:
+        result = client.api.import_image_from_file(str(image_tar), changes=changes)
+        image_id = _imported_id(result)
+        output = client.containers.run(
+            image_id, ["python3", "-c", SMOKE_TEST], network_mode="none", user="65534:65534",
+            read_only=True, tmpfs={"/tmp": ""}, remove=True, stdout=True, stderr=True,
+        )  # fmt: skip
+        del output
+        repository, _, version = tag.partition(":")
+        client.images.get(image_id).tag(repository, version)
+        image_id = None  # tagged: keep it
+    except docker.errors.ContainerError as e:
+        stderr = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else ""
+        raise SandboxError(f"the new image fails its smoke test: {_last_line(stderr)}") from None
+    except (docker.errors.DockerException, requests.exceptions.RequestException) as e:
+        raise _engine_error(e) from None
+    finally:
+        if image_id is not None:
+            with contextlib.suppress(docker.errors.DockerException):
+                client.images.remove(image_id, force=True)
+
+
+def _imported_id(result: object) -> str:
+    """The image id from ``/images/create``'s JSON stream (``{"status": "sha256:..."}``)."""
+    text = result.decode() if isinstance(result, bytes) else str(result)
+    for line in reversed(text.splitlines()):
+        with contextlib.suppress(ValueError):
+            message = json.loads(line)
+            if isinstance(message, dict):
+                if "error" in message:
+                    raise SandboxError(f"docker import failed: {message['error']}")
+                status = str(message.get("status", ""))
+                if status.startswith("sha256:"):
+                    return status
+    raise SandboxError(f"docker import gave no image id: {_last_line(text)}")
+
+
+# --- helpers ---------------------------------------------------------------------------
+
+
+def _engine_error(e: BaseException) -> SandboxError:
+    text = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return SandboxError(f"the Docker engine failed: {text}")
+
+
+def _run(command: list[str], what: str) -> None:
+    try:
+        done = subprocess.run(command, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise SandboxError(f"{what}: {command[0]} is not installed") from None
+    if done.returncode != 0:
+        last = _last_line((done.stderr or done.stdout).decode(errors="replace"))
+        raise SandboxError(f"{what} failed (exit status {done.returncode}): {last}")
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+def _sha256_json(value: object) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+@contextlib.contextmanager
+def _temp_dir(prefix: str) -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield path
+    finally:
+        _remove(path)
+
+
+def _remove(path: Path) -> None:
+    """Remove a file or a tree, even one with read-only directories in it."""
+
+    def retry(function: Callable[..., Any], name: str, _exc: object) -> None:
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(name), 0o700)
+            function(name)
+
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, onerror=retry)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
