@@ -273,9 +273,9 @@ def _strip(root: Path) -> None:
                 _remove(entry)
 
 
-def default_mirror() -> str:
+def default_mirror(apt_dir: Path = Path("/etc/apt")) -> str:
     """The Debian main archive of this machine's apt sources."""
-    for types, uris, suites, components in _apt_sources():
+    for types, uris, suites, components in _apt_sources(apt_dir):
         if "deb" not in types or "main" not in components:
             continue
         if not any("-" not in s for s in suites):  # bookworm, stable: not -updates/-security
@@ -286,12 +286,11 @@ def default_mirror() -> str:
     raise SandboxError("no Debian main archive in the apt sources: pass --mirror URL")
 
 
-def _apt_sources() -> Iterator[tuple[list[str], list[str], list[str], list[str]]]:
+def _apt_sources(apt_dir: Path) -> Iterator[tuple[list[str], list[str], list[str], list[str]]]:
     """(types, uris, suites, components) of each entry, one-line and deb822 alike."""
-    etc = Path("/etc/apt")
-    files = [etc / "sources.list"]
-    if (etc / "sources.list.d").is_dir():
-        files += sorted((etc / "sources.list.d").iterdir())
+    files = [apt_dir / "sources.list"]
+    if (apt_dir / "sources.list.d").is_dir():
+        files += sorted((apt_dir / "sources.list.d").iterdir())
     for file in files:
         try:
             text = file.read_text(errors="replace")
