@@ -31,6 +31,7 @@ from .play import (
     summarize,
 )  # fmt: skip
 from .render import deal_lines
+from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Back Alley Arena.")
 replay_app = typer.Typer(no_args_is_help=True, help="Work with replay files.")
@@ -88,9 +89,19 @@ def play(
     bot_python: Annotated[
         str | None, typer.Option(help="Python that runs each bot.py (default: this one).")
     ] = None,
-    logs: Annotated[Path | None, typer.Option(help="Keep each bot's output here.")] = None,
+    logs: Annotated[
+        Path | None,
+        typer.Option(help="Keep each bot's output here (default: beside --replay, or none)."),
+    ] = None,
+    sandbox: Annotated[
+        str | None,
+        typer.Option(help="docker, process or none (default: docker if an engine answers)."),
+    ] = None,
+    image: Annotated[
+        str | None, typer.Option(help="The docker sandbox's bot image (default: the built one).")
+    ] = None,
 ) -> None:
-    """Play games between four bots, each its own process speaking the gRPC protocol."""
+    """Play games between four bots, each in its own sandbox, speaking the gRPC protocol."""
     if len(bots) != 4:
         fail(f"a game needs exactly 4 bots, got {len(bots)}")
     if games < 1 or concurrency < 1:
@@ -112,19 +123,47 @@ def play(
         fail(str(e))
     if bot_python is not None and shutil.which(bot_python) is None:
         fail(f"--bot-python {bot_python}: no such executable")
-    settings = GameSettings(rules, limits, record_legal, bot_python, logs)
+    if logs is None and replay is not None:
+        logs = replay.with_name(f"{replay.stem}.logs")
+    settings = GameSettings(rules, limits, record_legal, logs)
+    warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
+    kind = sandbox or ("process" if bot_python else default_kind(warn))
+    try:
+        backend = open_sandbox(kind, python=bot_python, image=image)
+    except SandboxError as e:
+        fail(str(e))
+    try:
+        _play(specs, bots, seed, games, duplicate, concurrency, replay, settings, backend)
+    except SandboxError as e:
+        fail(str(e))
+    finally:
+        backend.close()
+
+
+def _play(
+    specs: list[BotSpec],
+    bots: list[str],
+    seed: int,
+    games: int,
+    duplicate: bool,
+    concurrency: int,
+    replay: Path | None,
+    settings: GameSettings,
+    sandbox: Sandbox,
+) -> None:
+    single = games == 1 and not duplicate
     out.print(
         f"seed {seed} · pair A = seats 0+2 ({bots[0]}, {bots[2]})"
         f" · pair B = seats 1+3 ({bots[1]}, {bots[3]})"
     )
     if single:
-        game = _play_one(specs, seed, settings)
+        game = _play_one(specs, seed, settings, sandbox)
         if replay is not None:
             _write_replay(game, replay)
         return
     seeds = [seed + i for i in range(games)]
     played = play_many(
-        specs, seeds, duplicate=duplicate, concurrency=concurrency, settings=settings,
+        specs, seeds, sandbox, duplicate=duplicate, concurrency=concurrency, settings=settings,
         on_game=_print_game_line,
     )  # fmt: skip
     if duplicate:
@@ -140,14 +179,16 @@ def play(
         out.print(f"{len(played)} games · pair A {a} · pair B {b}")
 
 
-def _play_one(specs: list[BotSpec], seed: int, settings: GameSettings) -> PlayedGame:
+def _play_one(
+    specs: list[BotSpec], seed: int, settings: GameSettings, sandbox: Sandbox
+) -> PlayedGame:
     names = [f"{seat}:{spec.label}" for seat, spec in enumerate(specs)]
 
     def show(record: DealRecord) -> None:
         for line in deal_lines(record, names):
             out.print(line, markup=False)
 
-    game = play_game(specs, seed, settings, on_deal=show)
+    game = play_game(specs, seed, sandbox, settings, on_deal=show)
     outcome = game.outcome
     totals = outcome.state.totals
     winner = outcome.winner

@@ -1,19 +1,24 @@
-"""Local play: resolve bot specs, start each bot as a process, referee games between them.
+"""Local play: resolve bot specs, start each bot in a sandbox, referee games between them.
 
 A bot spec is a sample bot's name (``random``, ``heuristic``, ``montecarlo``: a directory
 under ``sample_bots/``) or a path to a bot directory or its ``bot.py``.
+
+Every game gets four fresh bots. While one game is played the next game's bots are already
+starting (``play_many``), so a sandbox's start-up cost hides behind the game before.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import shutil
 import statistics
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
@@ -22,11 +27,12 @@ from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit
 from arena.limits import Limits
 from arena.referee import BotFault, GameOutcome, RemotePlayer, run_game
-from arena.sandbox import BotProcess, start_process
+from arena.sandbox import RunningBot, Sandbox
 
 SAMPLE_BOTS = Path(
     os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
 )
+TRUNCATED = "\n[arena: output stopped here, at the limit of {limit} bytes]\n"
 
 
 class BotSpecError(ValueError):
@@ -66,8 +72,20 @@ class GameSettings:
     rules: Rules = Rules()  # noqa: RUF009 (frozen values: sharing the default is safe)
     limits: Limits = Limits()  # noqa: RUF009
     record_legal: bool = False
-    python: str | None = None  # the interpreter that runs bot.py (default: this one)
     logs_dir: Path | None = None  # keep each bot's log here
+
+
+@dataclass
+class Table:
+    """Four started bots for one game, in a scratch directory of their own."""
+
+    bots: tuple[BotSpec, ...]  # by seat
+    running: list[RunningBot]
+    scratch: tempfile.TemporaryDirectory[str]
+
+    def stop(self) -> None:
+        for bot in self.running:
+            bot.stop()
 
 
 @dataclass
@@ -76,63 +94,99 @@ class PlayedGame:
     bots: tuple[BotSpec, ...]  # by seat
     outcome: GameOutcome
     players: list[RemotePlayer]
-    logs: list[Path]
+    logs: list[Path] = field(default_factory=list)
+
+
+def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Table:
+    """Start the four bots at once (a container takes a moment; four take the same)."""
+    scratch = tempfile.TemporaryDirectory(prefix="arena-")
+    root = Path(scratch.name)
+
+    def start(seat: int) -> RunningBot:
+        return sandbox.start(bots[seat].directory, root / f"seat{seat}", limits)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = [pool.submit(start, seat) for seat in range(4)]
+    running = [f.result() for f in futures if f.exception() is None]
+    if len(running) < 4:  # the platform failed: stop what did start, then say why
+        for bot in running:
+            bot.stop()
+        scratch.cleanup()
+        raise next(e for f in futures if (e := f.exception()) is not None)
+    return Table(tuple(bots), running, scratch)
+
+
+def referee_table(
+    table: Table,
+    seed: int,
+    settings: GameSettings,
+    on_deal: Callable[[DealRecord], None] | None = None,
+    log_prefix: str = "",
+) -> PlayedGame:
+    """Referee one game between a table's bots, then stop them whatever happened."""
+    rules, limits = settings.rules, settings.limits
+    channels: list[grpc.Channel] = []
+    try:
+        players = []
+        for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
+            channel = grpc.insecure_channel(f"unix:{running.socket_path}")
+            channels.append(channel)
+            players.append(RemotePlayer(seat, channel, limits, bot.label, running.died))
+        outcome = None
+        for seat, player in enumerate(players):
+            # Start-up counts from the start; a bot started ahead of its game that is up by
+            # now still gets a moment to be reached.
+            started = table.running[seat].started_at
+            deadline = max(started + limits.startup_ms / 1000, time.monotonic() + 1.0)
+            try:
+                player.hello(seed * 4 + seat, rules, deadline)
+            except BotFault as fault:
+                forfeit = Forfeit(fault.seat, fault.reason, fault.detail)
+                outcome = GameOutcome(GameState.new(seed, rules), forfeit)
+                break
+        if outcome is None:
+            outcome = run_game(
+                players, seed, rules, record_legal=settings.record_legal, on_deal=on_deal
+            )
+    finally:
+        for channel in channels:
+            channel.close()
+        table.stop()
+    try:
+        logs = _keep_logs(table, settings, log_prefix)
+    finally:
+        table.scratch.cleanup()
+    return PlayedGame(seed, table.bots, outcome, players, logs)
 
 
 def play_game(
     bots: Sequence[BotSpec],
     seed: int,
+    sandbox: Sandbox,
     settings: GameSettings = GameSettings(),
     on_deal: Callable[[DealRecord], None] | None = None,
 ) -> PlayedGame:
-    """Start the four bots, referee one game, stop them whatever happened."""
-    rules, limits = settings.rules, settings.limits
-    with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
-        processes: list[BotProcess] = []
-        channels: list[grpc.Channel] = []
-        try:
-            for seat, bot in enumerate(bots):
-                workdir = Path(tmp) / f"seat{seat}"
-                processes.append(start_process(bot.directory, workdir, settings.python))
-            players = []
-            for seat, (bot, process) in enumerate(zip(bots, processes, strict=True)):
-                channel = grpc.insecure_channel(f"unix:{process.socket_path}")
-                channels.append(channel)
-                players.append(RemotePlayer(seat, channel, limits, bot.label, _death(process)))
-            deadline = time.monotonic() + limits.startup_ms / 1000
-            outcome = None
-            for seat, player in enumerate(players):
-                try:
-                    player.hello(seed * 4 + seat, rules, deadline)
-                except BotFault as fault:
-                    forfeit = Forfeit(fault.seat, fault.reason, fault.detail)
-                    outcome = GameOutcome(GameState.new(seed, rules), forfeit)
-                    break
-            if outcome is None:
-                outcome = run_game(
-                    players, seed, rules, record_legal=settings.record_legal, on_deal=on_deal
-                )
-        finally:
-            for channel in channels:
-                channel.close()
-            for process in processes:
-                process.stop()
-        logs = _keep_logs(processes, settings.logs_dir, seed)
-    return PlayedGame(seed, tuple(bots), outcome, players, logs)
+    """Start four bots, referee one game, stop them whatever happened."""
+    table = start_table(bots, sandbox, settings.limits)
+    return referee_table(table, seed, settings, on_deal)
 
 
-def _death(process: BotProcess) -> Callable[[], str | None]:
-    return lambda: process.exit_description() if process.exited() else None
-
-
-def _keep_logs(processes: list[BotProcess], logs_dir: Path | None, seed: int) -> list[Path]:
-    if logs_dir is None:
+def _keep_logs(table: Table, settings: GameSettings, prefix: str) -> list[Path]:
+    """Copy each bot's capped log to ``settings.logs_dir``, marked where the cap cut it."""
+    if settings.logs_dir is None:
         return []
-    logs_dir.mkdir(parents=True, exist_ok=True)
+    settings.logs_dir.mkdir(parents=True, exist_ok=True)
+    limit = settings.limits.output_bytes
     kept = []
-    for seat, process in enumerate(processes):
-        target = logs_dir / f"game-{seed}-seat{seat}.log"
-        target.write_bytes(process.log_path.read_bytes())
+    for seat, running in enumerate(table.running):
+        target = settings.logs_dir / f"{prefix}seat{seat}.log"
+        if running.log_path.exists():
+            shutil.copyfile(running.log_path, target)
+        else:
+            target.touch()
+        if target.stat().st_size >= limit:
+            with open(target, "a") as f:
+                f.write(TRUNCATED.format(limit=limit))
         kept.append(target)
     return kept
 
@@ -169,6 +223,7 @@ def summarize(pairs: Sequence[tuple[int, int]]) -> DuplicateSummary:
 def play_many(
     bots: Sequence[BotSpec],
     seeds: Sequence[int],
+    sandbox: Sandbox,
     *,
     duplicate: bool,
     concurrency: int = 1,
@@ -177,20 +232,67 @@ def play_many(
 ) -> list[PlayedGame]:
     """Play a game per seed (two with ``duplicate``: seats as given, then rotated).
 
-    Games run ``concurrency`` at a time; results come back in schedule order whatever
-    order they finish in.
+    Games run ``concurrency`` at a time, and the next ``concurrency`` games' bots start
+    while they do. Results come back in schedule order whatever order they finish in.
     """
     schedule = [(tuple(bots), s) for s in seeds]
     if duplicate:
         schedule = [g for s in seeds for g in ((tuple(bots), s), (rotated(bots), s))]
+    tables = TablePipeline(
+        [b for b, _ in schedule], lambda b: start_table(b, sandbox, settings.limits), concurrency
+    )
 
-    def one(item: tuple[tuple[BotSpec, ...], int]) -> PlayedGame:
-        return play_game(item[0], item[1], settings)
+    def one(index: int) -> PlayedGame:
+        table = tables.take(index)
+        return referee_table(table, schedule[index][1], settings, log_prefix=f"game{index + 1}-")
 
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        games = []
-        for game in pool.map(one, schedule):
-            if on_game is not None:
-                on_game(game)
-            games.append(game)
+    try:
+        with ThreadPoolExecutor(max_workers=concurrency) as pool:
+            games = []
+            for game in pool.map(one, range(len(schedule))):
+                if on_game is not None:
+                    on_game(game)
+                games.append(game)
+    finally:
+        tables.close()
     return games
+
+
+class TablePipeline:
+    """Starts tables ahead of their games: game i's bots start while game i - ahead plays."""
+
+    def __init__(
+        self,
+        lineups: Sequence[tuple[BotSpec, ...]],
+        start: Callable[[tuple[BotSpec, ...]], Table],
+        ahead: int,
+    ) -> None:
+        self._lineups = lineups
+        self._start = start
+        self._ahead = ahead
+        self._pool = ThreadPoolExecutor(max_workers=ahead, thread_name_prefix="arena-start")
+        self._futures: dict[int, Future[Table]] = {}
+        self._taken: set[int] = set()
+        self._lock = threading.Lock()
+
+    def take(self, index: int) -> Table:
+        with self._lock:
+            future = self._futures.pop(index, None) or self._submit(index)
+            self._taken.add(index)
+            for later in range(index + 1, min(index + 1 + self._ahead, len(self._lineups))):
+                if later not in self._taken and later not in self._futures:
+                    self._futures[later] = self._submit(later)
+        return future.result()
+
+    def _submit(self, index: int) -> Future[Table]:
+        return self._pool.submit(self._start, self._lineups[index])
+
+    def close(self) -> None:
+        """Stop tables started for games that will not be played (an error ended the run)."""
+        self._pool.shutdown(wait=True)
+        for future in self._futures.values():
+            if future.exception() is None:
+                table = future.result()
+                table.stop()
+                table.scratch.cleanup()
+        self._futures.clear()

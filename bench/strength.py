@@ -2,7 +2,8 @@
 
 Each comparison plays seeds SEED, SEED+1, ... twice (the second time with the partnerships
 swapped: same cards, other pair), through the same code as ``arena play --duplicate``: every
-bot its own process speaking gRPC. It prints, per comparison, the mean score difference per
+bot its own local process (the ``none`` sandbox: strength, not confinement, is measured here)
+speaking gRPC. It prints, per comparison, the mean score difference per
 duplicate pair (first bot's pair minus the other) and its standard error, and whether the
 margin is at least four standard errors (the project's bar for "beats").
 
@@ -15,6 +16,7 @@ import argparse
 import time
 
 from arena.play import GameSettings, pair_difference, play_many, resolve_bot, summarize
+from arena.sandbox import ProcessSandbox
 
 COMPARISONS = [("heuristic", "random"), ("montecarlo", "heuristic")]
 
@@ -30,8 +32,9 @@ def main(argv: list[str] | None = None) -> int:
         seeds = range(args.seed, args.seed + args.pairs)
         start = time.monotonic()
         games = play_many(
-            bots, seeds, duplicate=True, concurrency=args.concurrency, settings=GameSettings()
-        )
+            bots, seeds, ProcessSandbox(confined=False), duplicate=True,
+            concurrency=args.concurrency, settings=GameSettings(),
+        )  # fmt: skip
         forfeits = [g for g in games if g.outcome.forfeit is not None]
         pairs = [pair_difference(a, b) for a, b in zip(games[::2], games[1::2], strict=True)]
         s = summarize(pairs)

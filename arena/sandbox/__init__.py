@@ -1,5 +1,25 @@
-"""Starting and stopping bot processes, and nothing else."""
+"""Running untrusted bots: one interface (``Sandbox``), three backends.
 
-from .process import BotProcess, start_process
+``docker`` (one locked-down container per bot per game), ``process`` (a child process under
+rlimits and namespaces; weaker) and ``none`` (a plain child process; for debugging).
+"""
 
-__all__ = ["BotProcess", "start_process"]
+from .base import LOG_NAME, SOCKET_NAME, RunningBot, Sandbox, describe_exit
+from .choose import KINDS, default_kind, open_sandbox
+from .errors import SandboxError
+from .process import BotProcess, ProcessSandbox, start_process
+
+__all__ = [
+    "KINDS",
+    "LOG_NAME",
+    "SOCKET_NAME",
+    "BotProcess",
+    "ProcessSandbox",
+    "RunningBot",
+    "Sandbox",
+    "SandboxError",
+    "default_kind",
+    "describe_exit",
+    "open_sandbox",
+    "start_process",
+]

@@ -1,18 +1,63 @@
-"""A bot as a local child process: ``python bot.py`` serving on a Unix socket.
+"""Bots as local child processes: ``python bot.py`` serving on a Unix socket.
 
-The process gets its own session (so the whole group can be killed) and a minimal
-environment; stdout and stderr go to one log file beside its socket.
+Two strengths (docs/operating.md compares them with docker):
+
+* ``none``: a plain child process in its own session. No limits; for debugging a bot.
+* ``process``: the same under rlimits (address space, CPU seconds, processes, file size --
+  which caps the log --, open files) via ``prlimit``, and, where the platform can make them,
+  in new network and PID namespaces via ``unshare``: no network at all, and when the bot's
+  first process is killed the kernel kills everything it started, setsid() or not.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import shutil
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from arena.limits import Limits
+
+from .base import LOG_NAME, SOCKET_NAME, describe_exit
+from .errors import SandboxError
+
+# Tried in order; the first that runs `true` on this machine is used. Root may make
+# namespaces directly; anyone else needs a user namespace first.
+_UNSHARE = ["unshare", "--net", "--pid", "--fork", "--kill-child"]
+_ISOLATIONS = ([*_UNSHARE], ["unshare", "--user", "--map-root-user", *_UNSHARE[1:]])
+
+
+@functools.cache
+def namespace_prefix() -> tuple[str, ...]:
+    """The ``unshare`` command line that isolates a bot here, or () if none works."""
+    for prefix in _ISOLATIONS:
+        if shutil.which(prefix[0]) is None:
+            continue
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            done = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
+            if done.returncode == 0:
+                return tuple(prefix)
+    return ()
+
+
+def rlimit_prefix(limits: Limits) -> list[str]:
+    if shutil.which("prlimit") is None:
+        raise SandboxError("the process sandbox needs prlimit (util-linux), which is missing")
+    return [
+        "prlimit",
+        f"--as={limits.memory_mb << 20}",
+        f"--cpu={limits.cpu_seconds()}",
+        f"--nproc={limits.pids}",
+        f"--fsize={limits.output_bytes}",
+        f"--nofile={limits.open_files}",
+        "--",
+    ]
 
 
 @dataclass
@@ -22,18 +67,17 @@ class BotProcess:
     proc: subprocess.Popen[bytes]
     socket_path: Path
     log_path: Path
+    started_at: float = field(default_factory=time.monotonic)
+
+    def died(self) -> str | None:
+        code = self.proc.poll()
+        return None if code is None else describe_exit(code)
 
     def exited(self) -> bool:
         return self.proc.poll() is not None
 
     def exit_description(self) -> str:
-        """``exit status 1`` / ``killed by signal 9 (SIGKILL)`` / ``running``."""
-        code = self.proc.poll()
-        if code is None:
-            return "running"
-        if code < 0:
-            return f"killed by signal {-code} ({signal.Signals(-code).name})"
-        return f"exit status {code}"
+        return self.died() or "running"
 
     def stop(self) -> None:
         """Kill the bot and everything it started; wait for it."""
@@ -43,26 +87,56 @@ class BotProcess:
         self.proc.wait()
 
 
+@dataclass
+class ProcessSandbox:
+    """``confined=False`` is the ``none`` backend, ``True`` the ``process`` backend."""
+
+    confined: bool = True
+    python: str | None = None  # the interpreter that runs bot.py (default: this one)
+    name: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.name = "process" if self.confined else "none"
+
+    @property
+    def isolated(self) -> bool:
+        """Whether bots get their own network and PID namespaces here."""
+        return self.confined and bool(namespace_prefix())
+
+    def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> BotProcess:
+        workdir.mkdir(parents=True, exist_ok=True)
+        socket_path = workdir / SOCKET_NAME
+        log_path = workdir / LOG_NAME
+        command = [self.python or sys.executable, "bot.py"]
+        if self.confined:
+            command = [*rlimit_prefix(limits), *namespace_prefix(), *command]
+        env = {
+            "ARENA_SOCKET": str(socket_path),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "HOME": str(workdir),
+            "TMPDIR": str(workdir),
+        }
+        with open(log_path, "wb") as log:
+            try:
+                proc = subprocess.Popen(
+                    command,
+                    cwd=bot_dir,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            except OSError as e:
+                raise SandboxError(f"cannot start {command[0]}: {e.strerror}") from None
+        return BotProcess(proc, socket_path, log_path)
+
+    def close(self) -> None:
+        pass
+
+
 def start_process(bot_dir: Path, workdir: Path, python: str | None = None) -> BotProcess:
-    """Start ``python bot.py`` in ``bot_dir``, serving on ``workdir/bot.sock``."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    socket_path = workdir / "bot.sock"
-    log_path = workdir / "bot.log"
-    env = {
-        "ARENA_SOCKET": str(socket_path),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "HOME": str(workdir),
-    }
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [python or sys.executable, "bot.py"],
-            cwd=bot_dir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return BotProcess(proc, socket_path, log_path)
+    """A bot as a plain child process (the ``none`` backend), for benchmarks and tools."""
+    return ProcessSandbox(confined=False, python=python).start(bot_dir, workdir, Limits())

@@ -24,6 +24,9 @@ def _environment() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
     env["NO_COLOR"] = "1"
     env["PYTHONIOENCODING"] = "utf-8"  # the output has '·' and suit symbols
+    # Tests of the game and its output use the quick process sandbox; tests/sandbox runs
+    # the same commands in containers, and tests the default choice itself.
+    env.setdefault("ARENA_SANDBOX", "process")
     return env
 
 

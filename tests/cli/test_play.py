@@ -86,7 +86,11 @@ def test_replay_file_verifies_and_matches_the_output(tmp_path: Path) -> None:
     assert verify.stdout == (
         f"{path}: ok · {len(data['deals'])} dealings · totals {totals[0]} {totals[1]}\n"
     )
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no temp file left
+    # No temp file left; the bots' logs beside the replay, each printed.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.logs"]
+    logs = sorted((tmp_path / "game.logs").iterdir())
+    assert [p.name for p in logs] == [f"seat{s}.log" for s in range(4)]
+    assert all(f"log: {p}" in lines for p in logs)
 
 
 def test_record_legal_replay_verifies(tmp_path: Path) -> None:

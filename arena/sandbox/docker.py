@@ -1,0 +1,184 @@
+"""Bots in Docker containers: one fresh, locked-down container per bot per game.
+
+Each container has no network (``--network none``: the referee reaches the bot's gRPC server
+through a Unix socket in a per-container directory mounted at /run/arena), a read-only root,
+the bot's code mounted read-only at /bot, a small tmpfs at /tmp, an unprivileged user, no
+capabilities, ``no-new-privileges``, and limits on memory (swap equal to it), CPU, processes,
+open files and file size (which caps the log). Nothing else of the host is mounted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import docker
+import docker.errors
+import docker.types
+import requests.exceptions
+from docker.models.containers import Container
+
+from arena.limits import Limits
+
+from .base import LOG_NAME, SOCKET_NAME, describe_exit
+from .engine import docker_client
+from .errors import SandboxError
+
+BOT_USER = "65534:65534"  # nobody: owns nothing on the host or in the image
+RUN_DIR = "/run/arena"  # the shared directory inside the container
+SESSION_LABEL = "arena.sandbox.session"
+_ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
+
+
+@dataclass
+class DockerBot:
+    container: Container
+    socket_path: Path
+    log_path: Path
+    memory_mb: int
+    sandbox: DockerSandbox
+    started_at: float = field(default_factory=time.monotonic)
+    _ended: str | None = None
+    _stopped: bool = False
+
+    def died(self) -> str | None:
+        if self._ended is None:
+            try:
+                self.container.reload()
+            except _ENGINE_ERRORS:
+                return None  # gone or unreachable: we can't tell how, so don't guess
+            state = self.container.attrs["State"]
+            if state["Status"] in ("exited", "dead"):
+                self._ended = self._describe(state)
+        return self._ended
+
+    def _describe(self, state: dict[str, object]) -> str:
+        if state.get("OOMKilled"):
+            return f"out of memory (killed at its {self.memory_mb} MiB limit)"
+        code = state.get("ExitCode")
+        assert isinstance(code, int)
+        # A process killed by signal N ends with 128 + N in a container.
+        return describe_exit(128 - code if code > 128 else code)
+
+    def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        with contextlib.suppress(*_ENGINE_ERRORS):
+            self.container.kill()  # at once, so the game's end is the bot's end
+        self.sandbox.remove_later(self.container)
+
+
+class DockerSandbox:
+    """Starts bot containers from ``image`` (see ``arena image build``)."""
+
+    name = "docker"
+
+    def __init__(self, image: str, client: docker.DockerClient | None = None) -> None:
+        self.client = client or docker_client()
+        self.image = image
+        try:
+            self.client.images.get(image)
+        except docker.errors.ImageNotFound:
+            raise SandboxError(
+                f"the bot image {image} does not exist: build it with `arena image build`"
+            ) from None
+        except _ENGINE_ERRORS as e:
+            raise SandboxError(f"the Docker engine failed to look up {image}: {e}") from None
+        self.session = uuid.uuid4().hex[:12]
+        self._count = 0
+        self._lock = threading.Lock()
+        # Removing a container takes a while; the next game need not wait for it.
+        self._remover = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-rm")
+        self._removals: list[Future[None]] = []
+
+    def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> DockerBot:
+        workdir.mkdir(parents=True, exist_ok=True)
+        workdir.chmod(0o777)  # the bot's user must create its socket here
+        log_path = workdir / LOG_NAME
+        log_path.touch()
+        log_path.chmod(0o666)
+        with self._lock:
+            self._count += 1
+            name = f"arena-{self.session}-{self._count}"
+        try:
+            container = self.client.containers.create(
+                self.image,
+                ["sh", "-c", f"exec python3 bot.py >>{RUN_DIR}/{LOG_NAME} 2>&1"],
+                name=name,
+                labels={SESSION_LABEL: self.session},
+                detach=True,
+                user=BOT_USER,
+                working_dir="/bot",
+                environment={
+                    "ARENA_SOCKET": f"{RUN_DIR}/{SOCKET_NAME}",
+                    "HOME": "/tmp",
+                    "PYTHONUNBUFFERED": "1",
+                    "PYTHONDONTWRITEBYTECODE": "1",
+                },
+                network_mode="none",
+                read_only=True,
+                volumes={
+                    str(bot_dir.resolve()): {"bind": "/bot", "mode": "ro"},
+                    str(workdir.resolve()): {"bind": RUN_DIR, "mode": "rw"},
+                },
+                tmpfs={"/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,mode=1777"},
+                cap_drop=["ALL"],
+                security_opt=["no-new-privileges"],
+                mem_limit=f"{limits.memory_mb}m",
+                memswap_limit=f"{limits.memory_mb}m",
+                nano_cpus=int(limits.cpus * 1e9),
+                pids_limit=limits.pids,
+                ulimits=[
+                    _ulimit("nofile", limits.open_files),
+                    _ulimit("fsize", limits.output_bytes),
+                ],
+                log_config=docker.types.LogConfig(type="none"),
+                ipc_mode="private",
+            )  # fmt: skip
+        except _ENGINE_ERRORS as e:
+            raise SandboxError(f"the Docker engine could not create a bot container: {e}") from None
+        bot = DockerBot(container, workdir / SOCKET_NAME, log_path, limits.memory_mb, self)
+        try:
+            container.start()
+        except _ENGINE_ERRORS as e:
+            bot.stop()
+            raise SandboxError(f"the Docker engine could not start a bot container: {e}") from None
+        return bot
+
+    def remove_later(self, container: Container) -> None:
+        def remove() -> None:
+            with contextlib.suppress(*_ENGINE_ERRORS):
+                container.remove(force=True)
+
+        with self._lock:
+            self._removals = [f for f in self._removals if not f.done()]
+            self._removals.append(self._remover.submit(remove))
+
+    def close(self) -> None:
+        """Wait for every removal, then remove anything of this session still there."""
+        self._remover.shutdown(wait=True)
+        with contextlib.suppress(*_ENGINE_ERRORS):
+            for container in self.client.containers.list(
+                all=True, filters={"label": f"{SESSION_LABEL}={self.session}"}
+            ):
+                with contextlib.suppress(*_ENGINE_ERRORS):
+                    container.remove(force=True)
+        self.client.close()
+
+
+def _ulimit(name: str, value: int) -> docker.types.Ulimit:
+    return docker.types.Ulimit(name=name, soft=value, hard=value)
+
+
+def leftover_containers(client: docker.DockerClient) -> list[Container]:
+    """Bot containers of any session (for tests and operators: after a run, none remain)."""
+    return list(client.containers.list(all=True, filters={"label": SESSION_LABEL}))
+
+
+__all__ = ["DockerBot", "DockerSandbox", "leftover_containers"]
