@@ -96,6 +96,14 @@ def test_the_mirror_is_the_debian_main_archive_of_the_apt_sources(tmp_path: Path
         default_mirror(tmp_path)
 
 
+def test_the_registry_dockerfile_pins_what_the_offline_build_pins() -> None:
+    dockerfile = (default_sdk_dir().parent / "Dockerfile.bot").read_text()
+    pins = set(re.findall(r"[\w.-]+==[\w.]+", dockerfile))
+    assert pins == set(REQUIREMENTS)
+    for line in ("USER 65534:65534", "WORKDIR /bot", 'CMD ["python3", "bot.py"]'):
+        assert line in dockerfile.splitlines()
+
+
 def test_image_tag_command_prints_the_tag() -> None:
     result = run_arena("image", "tag")
     assert result.returncode == 0, result.stderr
