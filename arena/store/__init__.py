@@ -1,0 +1,48 @@
+"""The ladder's database: users, bots and their versions, tournaments, the match queue,
+ratings. SQLite by default (``$ARENA_HOME/arena.db``), PostgreSQL by ``ARENA_DATABASE_URL``.
+"""
+
+from .db import arena_home, database_url, open_store
+from .errors import AuthError, NameTaken, NotFound, StoreError, Unavailable
+from .models import (
+    Bot,
+    BotVersion,
+    Match,
+    MatchStatus,
+    Rating,
+    RatingChange,
+    Tournament,
+    TournamentFormat,
+    TournamentKind,
+    User,
+    VersionStatus,
+)
+from .store import Entry, ForfeitInfo, MatchResult, MatchSpec, RatingStep, Store
+
+__all__ = [
+    "AuthError",
+    "Bot",
+    "BotVersion",
+    "Entry",
+    "ForfeitInfo",
+    "Match",
+    "MatchResult",
+    "MatchSpec",
+    "MatchStatus",
+    "NameTaken",
+    "NotFound",
+    "Rating",
+    "RatingChange",
+    "RatingStep",
+    "Store",
+    "StoreError",
+    "Tournament",
+    "TournamentFormat",
+    "TournamentKind",
+    "Unavailable",
+    "User",
+    "VersionStatus",
+    "arena_home",
+    "database_url",
+    "open_store",
+]

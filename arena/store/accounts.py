@@ -1,0 +1,248 @@
+"""Users (a token, kept only as its hash), bots and their versions, tournaments."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, func
+from sqlmodel import Session, col, select
+
+from .base import StoreBase
+from .errors import AuthError, NameTaken, NotFound, StoreError
+from .models import (
+    Bot,
+    BotVersion,
+    Tournament,
+    TournamentFormat,
+    TournamentKind,
+    User,
+    VersionStatus,
+)
+
+
+class Entry(NamedTuple):
+    """A bot's ladder entry: its newest active version."""
+
+    bot: Bot
+    version: BotVersion
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Accounts(StoreBase):
+    # ------------------------------------------------------------------ users
+
+    def add_user(self, name: str) -> str:
+        """Create a user; returns the token, which is shown once and stored only hashed."""
+        _check_name("user", name)
+        token = secrets.token_urlsafe(32)
+
+        def add(session: Session) -> None:
+            if session.exec(select(User).where(User.name == name)).first() is not None:
+                raise NameTaken(f"user name {name!r} is taken")
+            session.add(User(name=name, token_hash=token_hash(token), created_at=time.time()))
+            session.flush()
+
+        self._retrying(add)
+        return token
+
+    def authenticate(self, token: str) -> User:
+        digest = token_hash(token)
+        with self._session() as session:
+            user = session.exec(select(User).where(User.token_hash == digest)).first()
+        if user is None or not hmac.compare_digest(user.token_hash, digest):
+            raise AuthError("wrong token")
+        return user
+
+    def user(self, name: str) -> User:
+        with self._session() as session:
+            user = session.exec(select(User).where(User.name == name)).first()
+        if user is None:
+            raise NotFound(f"unknown user {name!r}")
+        return user
+
+    # ------------------------------------------------------------------ bots
+
+    def add_version(
+        self, user: User, bot_name: str, content_hash: str, archive_relpath: str
+    ) -> BotVersion:
+        """A new (pending) version of the user's bot, creating the bot on first use. The same
+        content again returns the existing version; another user's bot name is refused."""
+        _check_name("bot", bot_name)
+
+        def add(session: Session) -> BotVersion:
+            now = time.time()
+            bot = session.exec(select(Bot).where(Bot.name == bot_name)).first()
+            if bot is None:
+                bot = Bot(name=bot_name, owner_id=_id(user), created_at=now)
+                session.add(bot)
+                session.flush()
+            elif bot.owner_id != user.id:
+                raise NameTaken(f"bot name {bot_name!r} belongs to another user")
+            existing = session.exec(
+                select(BotVersion).where(
+                    BotVersion.bot_id == bot.id, BotVersion.content_hash == content_hash
+                )
+            ).first()
+            if existing is not None:
+                return existing
+            newest = session.exec(
+                select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)
+            ).one()
+            version = BotVersion(
+                bot_id=_id(bot),
+                number=(newest or 0) + 1,
+                content_hash=content_hash,
+                archive_path=archive_relpath,
+                created_at=now,
+            )
+            session.add(version)
+            session.flush()
+            return version
+
+        return self._retrying(add)
+
+    def set_status(
+        self, version_id: int, status: VersionStatus, reason: str | None = None
+    ) -> BotVersion:
+        """Mark a version active / rejected (with ``reason``) / retired."""
+        VersionStatus(status)
+        with self._session(write=True) as session:
+            version = session.get(BotVersion, version_id)
+            if version is None:
+                raise NotFound(f"unknown bot version {version_id}")
+            version.status = status
+            version.reason = reason
+            session.add(version)
+        return version
+
+    def retire(self, user: User, bot_name: str) -> list[BotVersion]:
+        """Retire every version of the user's bot."""
+        with self._session(write=True) as session:
+            bot = session.exec(select(Bot).where(Bot.name == bot_name)).first()
+            if bot is None:
+                raise NotFound(f"unknown bot {bot_name!r}")
+            if bot.owner_id != user.id:
+                raise NameTaken(f"bot {bot_name!r} belongs to another user")
+            versions = list(session.exec(select(BotVersion).where(BotVersion.bot_id == bot.id)))
+            for version in versions:
+                version.status = VersionStatus.RETIRED
+                session.add(version)
+        return versions
+
+    def bot(self, name: str) -> Bot:
+        with self._session() as session:
+            bot = session.exec(select(Bot).where(Bot.name == name)).first()
+        if bot is None:
+            raise NotFound(f"unknown bot {name!r}")
+        return bot
+
+    def bots(self) -> list[Bot]:
+        with self._session() as session:
+            return list(session.exec(select(Bot).order_by(col(Bot.name))))
+
+    def version(self, version_id: int) -> BotVersion:
+        with self._session() as session:
+            version = session.get(BotVersion, version_id)
+        if version is None:
+            raise NotFound(f"unknown bot version {version_id}")
+        return version
+
+    def versions(self, bot_name: str) -> list[BotVersion]:
+        """The bot's versions, oldest first."""
+        bot = self.bot(bot_name)
+        with self._session() as session:
+            query = (
+                select(BotVersion)
+                .where(BotVersion.bot_id == bot.id)
+                .order_by(col(BotVersion.number))
+            )
+            return list(session.exec(query))
+
+    def active_entries(self) -> list[Entry]:
+        """The newest active version of every bot, by bot name."""
+        with self._session() as session:
+            newest = (
+                select(BotVersion.bot_id, func.max(BotVersion.number).label("number"))
+                .where(BotVersion.status == VersionStatus.ACTIVE)
+                .group_by(col(BotVersion.bot_id))
+                .subquery()
+            )
+            query = (
+                select(Bot, BotVersion)
+                .join(BotVersion, col(BotVersion.bot_id) == Bot.id)
+                .join(
+                    newest,
+                    and_(
+                        col(BotVersion.bot_id) == newest.c.bot_id,
+                        col(BotVersion.number) == newest.c.number,
+                    ),
+                )
+                .order_by(col(Bot.name))
+            )
+            return [Entry(bot, version) for bot, version in session.exec(query)]
+
+    # ------------------------------------------------------------------ tournaments
+
+    def create_tournament(
+        self,
+        name: str,
+        *,
+        seed: int,
+        kind: TournamentKind = TournamentKind.TOURNAMENT,
+        format: TournamentFormat = TournamentFormat.PAIRS,
+        games_per_pairing: int = 1,
+        limits: Mapping[str, Any] | None = None,
+    ) -> Tournament:
+        _check_name("tournament", name)
+        TournamentKind(kind)
+        TournamentFormat(format)
+        if games_per_pairing < 1:
+            raise StoreError(f"games per pairing must be >= 1, got {games_per_pairing}")
+
+        def add(session: Session) -> Tournament:
+            if session.exec(select(Tournament).where(Tournament.name == name)).first():
+                raise NameTaken(f"tournament name {name!r} is taken")
+            tournament = Tournament(
+                name=name,
+                kind=kind,
+                format=format,
+                games_per_pairing=games_per_pairing,
+                seed=seed,
+                limits=dict(limits or {}),
+                created_at=time.time(),
+            )
+            session.add(tournament)
+            session.flush()
+            return tournament
+
+        return self._retrying(add)
+
+    def tournament(self, name: str) -> Tournament:
+        with self._session() as session:
+            tournament = session.exec(select(Tournament).where(Tournament.name == name)).first()
+        if tournament is None:
+            raise NotFound(f"unknown tournament {name!r}")
+        return tournament
+
+    def tournaments(self) -> list[Tournament]:
+        with self._session() as session:
+            return list(session.exec(select(Tournament).order_by(col(Tournament.id))))
+
+
+def _check_name(what: str, name: str) -> None:
+    if not name or len(name) > 64 or not name.isprintable() or name.strip() != name:
+        raise StoreError(f"{what} name {name!r}: 1-64 printable characters, no outer spaces")
+
+
+def _id(row: User | Bot) -> int:
+    if row.id is None:
+        raise StoreError(f"{type(row).__name__} {row.name!r} is not stored")
+    return row.id

@@ -1,0 +1,26 @@
+"""The store's errors: each is one line a person can act on (the CLI exits with status 2)."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Something the store refused, or a database that doesn't answer. One line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(message.split()))
+
+
+class Unavailable(StoreError):
+    """The database doesn't answer (or can't be opened)."""
+
+
+class AuthError(StoreError):
+    """A wrong token."""
+
+
+class NameTaken(StoreError):
+    """A user, bot or tournament name that someone else already has."""
+
+
+class NotFound(StoreError):
+    """An unknown id or name."""

@@ -1,0 +1,186 @@
+"""The ladder's tables. The database holds metadata; archives, replays and logs are files
+under ``$ARENA_HOME``, named here by paths relative to it.
+
+Times are seconds since the epoch (``time.time()``), the same on SQLite and PostgreSQL.
+Statuses are plain strings (the ``StrEnum`` values below), so a new status needs no
+migration of a database enum type.
+
+A match is one duplicate *pair* of games: the same seeded deals played twice, the
+partnerships swapped between seats. ``seat0..seat3`` are the versions at the seats of the
+first game; the second game seats them one seat further clockwise (``arena.play.rotated``).
+Team 0 is the partnership at seats 0+2 of the first game, team 1 the one at seats 1+3;
+totals, points, winner and forfeits speak of these teams.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class VersionStatus(StrEnum):
+    PENDING = "pending"  # stored, validation game not yet played
+    ACTIVE = "active"
+    REJECTED = "rejected"  # with a reason
+    RETIRED = "retired"
+
+
+class MatchStatus(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    ERROR = "error"  # infrastructure failed too often; never rated
+
+
+class TournamentKind(StrEnum):
+    LADDER = "ladder"  # open-ended: the round-robin grows as versions become active
+    TOURNAMENT = "tournament"  # a one-off round-robin
+
+
+class TournamentFormat(StrEnum):
+    PAIRS = "pairs"  # each partnership is two copies of one entry
+    MIXED = "mixed"  # four different entries at a table
+
+
+# Every constraint and index named the same way on every database, so a later migration
+# (SQLite rebuilds a table to alter it) can name what it changes.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class User(SQLModel, table=True):
+    __tablename__: ClassVar[str] = "users"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=64, unique=True)
+    token_hash: str = Field(max_length=64, unique=True)  # sha256 hex of the token
+    created_at: float
+
+
+class Bot(SQLModel, table=True):
+    __tablename__: ClassVar[str] = "bots"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=64, unique=True)
+    owner_id: int = Field(foreign_key="users.id", index=True)
+    created_at: float
+
+
+class BotVersion(SQLModel, table=True):
+    __tablename__: ClassVar[str] = "bot_versions"
+    __table_args__ = (
+        UniqueConstraint("bot_id", "content_hash", name="uq_bot_versions_bot_content"),
+        UniqueConstraint("bot_id", "number", name="uq_bot_versions_bot_number"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bots.id", index=True)
+    number: int  # 1, 2, ... within the bot
+    content_hash: str = Field(max_length=64)  # sha256 hex of the archive
+    archive_path: str = Field(max_length=512)  # relative to ARENA_HOME
+    status: str = Field(default=VersionStatus.PENDING, max_length=16, index=True)
+    reason: str | None = Field(default=None)  # why rejected
+    created_at: float
+
+
+class Tournament(SQLModel, table=True):
+    __tablename__: ClassVar[str] = "tournaments"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=64, unique=True)
+    kind: str = Field(default=TournamentKind.TOURNAMENT, max_length=16)
+    format: str = Field(default=TournamentFormat.PAIRS, max_length=16)
+    games_per_pairing: int = 1  # duplicate pairs per pairing
+    seed: int = Field(sa_type=BigInteger)
+    limits: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: float
+
+
+class Match(SQLModel, table=True):
+    __tablename__: ClassVar[str] = "matches"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "schedule_index", name="uq_matches_tournament_index"),
+        Index("ix_matches_status_order", "status", "tournament_id", "schedule_index"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournaments.id")
+    schedule_index: int
+    seed: int = Field(sa_type=BigInteger)
+    # The versions at seats 0..3 of the first game (team 0: seats 0+2, team 1: seats 1+3).
+    seat0: int = Field(foreign_key="bot_versions.id", index=True)
+    seat1: int = Field(foreign_key="bot_versions.id", index=True)
+    seat2: int = Field(foreign_key="bot_versions.id", index=True)
+    seat3: int = Field(foreign_key="bot_versions.id", index=True)
+
+    status: str = Field(default=MatchStatus.QUEUED, max_length=16)
+    attempts: int = 0  # infrastructure failures so far (a failed run, or a silent worker)
+    lease: int = 0  # claims so far: a claim's number, so a stale claimer can be told apart
+    worker_id: str | None = Field(default=None, max_length=128)
+    heartbeat_at: float | None = None
+    started_at: float | None = None
+    finished_at: float | None = None
+    last_error: str | None = None  # the last infrastructure failure
+
+    # Result, from the point of view of the first game's teams.
+    game1_team0: int | None = None  # team totals of the first game
+    game1_team1: int | None = None
+    game2_team0: int | None = None  # ... and of the second (team 0 then sits at 1+3)
+    game2_team1: int | None = None
+    points_team0: int | None = None  # over the pair: game1_team0 + game2_team0
+    points_team1: int | None = None
+    winner: int | None = None  # 0 or 1; None for a draw (or no result yet)
+    forfeit_game: int | None = None  # 1 or 2, when a bot fault ended a game
+    forfeit_seat: int | None = None  # the faulting seat in that game
+    forfeit_reason: str | None = Field(default=None, max_length=32)
+    forfeit_detail: str | None = None
+    replay_path: str | None = Field(default=None, max_length=512)  # relative to ARENA_HOME
+    logs_path: str | None = Field(default=None, max_length=512)  # relative to ARENA_HOME
+
+    @property
+    def seats(self) -> tuple[int, int, int, int]:
+        """Versions by seat in the first game."""
+        return (self.seat0, self.seat1, self.seat2, self.seat3)
+
+    @property
+    def teams(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Versions of team 0 and team 1. Format ``pairs``: ``((a, a), (b, b))``."""
+        return ((self.seat0, self.seat2), (self.seat1, self.seat3))
+
+
+class Rating(SQLModel, table=True):
+    """The current rating of a version in a tournament (or ladder)."""
+
+    __tablename__: ClassVar[str] = "ratings"
+
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
+    version_id: int = Field(foreign_key="bot_versions.id", primary_key=True)
+    elo: float
+    games: int = 0  # duplicate pairs rated
+    through_index: int = -1  # the last schedule index applied
+
+
+class RatingChange(SQLModel, table=True):
+    """Rating history: one row per (match, version), appended in schedule order."""
+
+    __tablename__: ClassVar[str] = "rating_history"
+    __table_args__ = (
+        UniqueConstraint("match_id", "version_id", name="uq_rating_history_match_version"),
+        Index("ix_rating_history_order", "tournament_id", "schedule_index"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int = Field(foreign_key="tournaments.id")
+    match_id: int = Field(foreign_key="matches.id")
+    version_id: int = Field(foreign_key="bot_versions.id", index=True)
+    schedule_index: int
+    elo_before: float
+    elo_after: float

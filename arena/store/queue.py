@@ -1,0 +1,279 @@
+"""The match queue: workers claim queued matches, heartbeat, and record each result once.
+
+A claim takes the queued match with the lowest schedule index (PostgreSQL: ``SELECT ... FOR
+UPDATE SKIP LOCKED``, so claimers never wait on each other; SQLite: a ``BEGIN IMMEDIATE``
+transaction). Every later call names the claimer by ``worker_id`` (unique per claimer, e.g.
+``host:pid:slot``) and optionally by the claim's ``lease``; it is refused, changing nothing,
+once the match is no longer that claimer's: the reaper requeued it, or it is finished.
+
+Infrastructure failures (``fail``, or a worker gone silent) count as attempts; the third
+marks the match ``error``, never rated. Bot faults are results, recorded by ``finish``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import case, func, insert, update
+from sqlmodel import Session, col, select
+
+from .base import StoreBase
+from .errors import NotFound, StoreError
+from .models import Match, MatchStatus
+
+MAX_ATTEMPTS = 3
+Teams = tuple[tuple[int, int], tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """A duplicate pair to schedule: team 0 at seats 0+2 of the first game, team 1 at 1+3.
+
+    Format ``pairs``: ``MatchSpec(seed, ((a, a), (b, b)))``; ``mixed``: four entries."""
+
+    seed: int
+    teams: Teams
+
+    @property
+    def seats(self) -> tuple[int, int, int, int]:
+        (a, c), (b, d) = self.teams
+        return (a, b, c, d)
+
+
+@dataclass(frozen=True)
+class ForfeitInfo:
+    game: int  # 1 or 2
+    seat: int  # the faulting seat in that game
+    reason: str  # timeout, crash, illegal, protocol, startup
+    detail: str
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Both games' totals *by team* (team 0: seats 0+2 of the first game, 1+3 of the second)."""
+
+    totals: tuple[tuple[int, int], tuple[int, int]]  # (first game, second game)
+    winner: int | None  # 0, 1, or None for a draw
+    forfeit: ForfeitInfo | None = None
+    replay_path: str | None = None  # relative to ARENA_HOME
+    logs_path: str | None = None
+
+    @classmethod
+    def from_seat_totals(
+        cls,
+        first: tuple[int, int],
+        second: tuple[int, int],
+        winner: int | None,
+        **rest: Any,
+    ) -> MatchResult:
+        """From each game's ``state.totals`` (by seat pair: 0+2, 1+3): the second game seats
+        team 0 at 1+3."""
+        return cls(totals=(first, (second[1], second[0])), winner=winner, **rest)
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Each team's points over the pair."""
+        (a0, a1), (b0, b1) = self.totals
+        return (a0 + b0, a1 + b1)
+
+
+class Queue(StoreBase):
+    def enqueue(self, tournament_id: int, matches: Iterable[MatchSpec]) -> range:
+        """Append matches to the tournament's schedule; returns their schedule indexes."""
+        specs = list(matches)
+
+        def add(session: Session) -> range:
+            last = session.exec(
+                select(func.max(Match.schedule_index)).where(Match.tournament_id == tournament_id)
+            ).one()
+            first = 0 if last is None else last + 1
+            rows = [
+                {
+                    "tournament_id": tournament_id,
+                    "schedule_index": first + i,
+                    "seed": spec.seed,
+                    "seat0": spec.seats[0],
+                    "seat1": spec.seats[1],
+                    "seat2": spec.seats[2],
+                    "seat3": spec.seats[3],
+                    "status": MatchStatus.QUEUED,
+                }
+                for i, spec in enumerate(specs)
+            ]
+            if rows:
+                session.connection().execute(insert(Match), rows)
+            return range(first, first + len(rows))
+
+        return self._retrying(add)
+
+    def claim(
+        self, worker_id: str, now: float | None = None, *, tournament_id: int | None = None
+    ) -> Match | None:
+        """The queued match first in schedule order, now running for ``worker_id``."""
+        now = time.time() if now is None else now
+        with self._session(write=True) as session:
+            query = select(Match).where(Match.status == MatchStatus.QUEUED)
+            if tournament_id is not None:
+                query = query.where(Match.tournament_id == tournament_id)
+            query = (
+                query.order_by(col(Match.tournament_id), col(Match.schedule_index))
+                .limit(1)
+                .with_for_update(skip_locked=True)
+            )
+            match = session.exec(query).first()
+            if match is None:
+                return None
+            match.status = MatchStatus.RUNNING
+            match.worker_id = worker_id
+            match.lease += 1
+            match.heartbeat_at = now
+            match.started_at = now
+            session.add(match)
+        return match
+
+    def heartbeat(
+        self, match_id: int, worker_id: str, now: float | None = None, *, lease: int | None = None
+    ) -> bool:
+        """Still alive; False when the match is no longer this worker's (stop playing it)."""
+        now = time.time() if now is None else now
+        return self._owned_update(match_id, worker_id, lease, {"heartbeat_at": now}) is not None
+
+    def finish(
+        self,
+        match_id: int,
+        worker_id: str,
+        result: MatchResult,
+        now: float | None = None,
+        *,
+        lease: int | None = None,
+    ) -> bool:
+        """Record the result, once: False (and nothing changed) when this worker no longer
+        owns the match."""
+        now = time.time() if now is None else now
+        if result.winner not in (0, 1, None):
+            raise StoreError(f"winner must be 0, 1 or None, got {result.winner}")
+        forfeit = result.forfeit
+        (g1t0, g1t1), (g2t0, g2t1) = result.totals
+        values: dict[str, Any] = {
+            "status": MatchStatus.DONE,
+            "finished_at": now,
+            "heartbeat_at": now,
+            "game1_team0": g1t0,
+            "game1_team1": g1t1,
+            "game2_team0": g2t0,
+            "game2_team1": g2t1,
+            "points_team0": result.points[0],
+            "points_team1": result.points[1],
+            "winner": result.winner,
+            "forfeit_game": forfeit.game if forfeit else None,
+            "forfeit_seat": forfeit.seat if forfeit else None,
+            "forfeit_reason": forfeit.reason if forfeit else None,
+            "forfeit_detail": forfeit.detail if forfeit else None,
+            "replay_path": result.replay_path,
+            "logs_path": result.logs_path,
+        }
+        return self._owned_update(match_id, worker_id, lease, values) is not None
+
+    def fail(
+        self,
+        match_id: int,
+        worker_id: str,
+        error: str,
+        now: float | None = None,
+        *,
+        lease: int | None = None,
+    ) -> MatchStatus | None:
+        """An infrastructure failure: requeue the match, or mark it ``error`` on the third.
+        Returns the new status, or None when this worker no longer owns the match."""
+        now = time.time() if now is None else now
+        attempts = col(Match.attempts) + 1
+        values: dict[str, Any] = {
+            "attempts": attempts,
+            "status": case(
+                (attempts >= MAX_ATTEMPTS, MatchStatus.ERROR.value), else_=MatchStatus.QUEUED.value
+            ),
+            "finished_at": case((attempts >= MAX_ATTEMPTS, now), else_=None),
+            "worker_id": None,
+            "heartbeat_at": None,
+            "last_error": " ".join(error.split())[:2000],
+        }
+        status = self._owned_update(match_id, worker_id, lease, values)
+        return None if status is None else MatchStatus(status)
+
+    def reap(self, silent_for_s: float, now: float | None = None) -> list[Match]:
+        """Requeue (or, on the third failure, mark ``error``) the running matches whose
+        worker hasn't sent a heartbeat for ``silent_for_s`` seconds; returns them."""
+        now = time.time() if now is None else now
+        cutoff = now - silent_for_s
+        with self._session(write=True) as session:
+            query = (
+                select(Match)
+                .where(Match.status == MatchStatus.RUNNING, col(Match.heartbeat_at) < cutoff)
+                .order_by(col(Match.id))
+                .with_for_update()
+            )
+            reaped = list(session.exec(query))
+            for match in reaped:
+                match.attempts += 1
+                match.last_error = (
+                    f"worker {match.worker_id} went silent for more than {silent_for_s:g} s"
+                )
+                if match.attempts >= MAX_ATTEMPTS:
+                    match.status = MatchStatus.ERROR
+                    match.finished_at = now
+                else:
+                    match.status = MatchStatus.QUEUED
+                match.worker_id = None
+                match.heartbeat_at = None
+                session.add(match)
+        return reaped
+
+    def match(self, match_id: int) -> Match:
+        with self._session() as session:
+            match = session.get(Match, match_id)
+        if match is None:
+            raise NotFound(f"unknown match {match_id}")
+        return match
+
+    def matches(self, tournament_id: int, status: MatchStatus | None = None) -> list[Match]:
+        """The tournament's matches in schedule order."""
+        with self._session() as session:
+            query = select(Match).where(Match.tournament_id == tournament_id)
+            if status is not None:
+                query = query.where(Match.status == status)
+            return list(session.exec(query.order_by(col(Match.schedule_index))))
+
+    def status_counts(self, tournament_id: int) -> dict[MatchStatus, int]:
+        with self._session() as session:
+            query = (
+                select(Match.status, func.count())
+                .where(Match.tournament_id == tournament_id)
+                .group_by(col(Match.status))
+            )
+            counts = {status: 0 for status in MatchStatus}
+            for status, count in session.exec(query):
+                counts[MatchStatus(status)] = count
+            return counts
+
+    def _owned_update(
+        self, match_id: int, worker_id: str, lease: int | None, values: dict[str, Any]
+    ) -> str | None:
+        """Update the match only while ``worker_id`` (and ``lease``) runs it, in one statement
+        (a concurrent reap or finish happened either before it or after it); returns the new
+        status, or None when the match isn't this worker's."""
+        with self._session(write=True) as session:
+            statement = update(Match).where(
+                col(Match.id) == match_id,
+                col(Match.status) == MatchStatus.RUNNING,
+                col(Match.worker_id) == worker_id,
+            )
+            if lease is not None:
+                statement = statement.where(col(Match.lease) == lease)
+            statement = statement.values(**values).returning(col(Match.status))
+            status = session.connection().execute(statement).scalar_one_or_none()
+            if status is None and session.get(Match, match_id) is None:
+                raise NotFound(f"unknown match {match_id}")
+        return status

@@ -1,0 +1,125 @@
+"""Ratings: the current rating per (tournament, version), and the history that led to it,
+appended in schedule order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import delete, func, insert
+from sqlmodel import Session, col, select
+
+from .base import StoreBase
+from .errors import StoreError
+from .models import Rating, RatingChange
+
+
+@dataclass(frozen=True)
+class RatingStep:
+    """One version's rating change from one match."""
+
+    match_id: int
+    schedule_index: int
+    version_id: int
+    elo_before: float
+    elo_after: float
+
+
+class Ratings(StoreBase):
+    def rated_through(self, tournament_id: int) -> int:
+        """The last schedule index applied to the ratings (-1: none yet)."""
+        with self._session() as session:
+            last = session.exec(
+                select(func.max(RatingChange.schedule_index)).where(
+                    RatingChange.tournament_id == tournament_id
+                )
+            ).one()
+        return -1 if last is None else last
+
+    def append_ratings(self, tournament_id: int, steps: Sequence[RatingStep]) -> None:
+        """Append ``steps`` (in schedule order, after everything already rated) to the history
+        and move the current ratings to their last ``elo_after``; all or nothing."""
+        if not steps:
+            return
+        indexes = [step.schedule_index for step in steps]
+        if indexes != sorted(indexes):
+            raise StoreError("rating steps must come in schedule order")
+
+        def append(session: Session) -> None:
+            last = session.exec(
+                select(func.max(RatingChange.schedule_index)).where(
+                    RatingChange.tournament_id == tournament_id
+                )
+            ).one()
+            if last is not None and indexes[0] <= last:
+                raise StoreError(
+                    f"ratings already applied through schedule index {last}, got {indexes[0]}"
+                )
+            session.connection().execute(
+                insert(RatingChange),
+                [
+                    {
+                        "tournament_id": tournament_id,
+                        "match_id": step.match_id,
+                        "version_id": step.version_id,
+                        "schedule_index": step.schedule_index,
+                        "elo_before": step.elo_before,
+                        "elo_after": step.elo_after,
+                    }
+                    for step in steps
+                ],
+            )
+            latest: dict[int, RatingStep] = {}
+            games: dict[int, int] = {}
+            for step in steps:
+                latest[step.version_id] = step
+                games[step.version_id] = games.get(step.version_id, 0) + 1
+            current = {
+                rating.version_id: rating
+                for rating in session.exec(
+                    select(Rating).where(
+                        Rating.tournament_id == tournament_id,
+                        col(Rating.version_id).in_(list(latest)),
+                    )
+                )
+            }
+            for version_id, step in latest.items():
+                rating = current.get(version_id) or Rating(
+                    tournament_id=tournament_id, version_id=version_id, elo=step.elo_before
+                )
+                rating.elo = step.elo_after
+                rating.games += games[version_id]
+                rating.through_index = step.schedule_index
+                session.add(rating)
+
+        self._retrying(append)
+
+    def reset_ratings(self, tournament_id: int) -> None:
+        """Forget the tournament's ratings and history (before a full recomputation)."""
+        with self._session(write=True) as session:
+            session.connection().execute(
+                delete(RatingChange).where(col(RatingChange.tournament_id) == tournament_id)
+            )
+            session.connection().execute(
+                delete(Rating).where(col(Rating.tournament_id) == tournament_id)
+            )
+
+    def ratings(self, tournament_id: int) -> list[Rating]:
+        """Current ratings, best first."""
+        with self._session() as session:
+            query = (
+                select(Rating)
+                .where(Rating.tournament_id == tournament_id)
+                .order_by(col(Rating.elo).desc(), col(Rating.version_id))
+            )
+            return list(session.exec(query))
+
+    def rating_history(
+        self, tournament_id: int, version_id: int | None = None
+    ) -> list[RatingChange]:
+        with self._session() as session:
+            query = select(RatingChange).where(RatingChange.tournament_id == tournament_id)
+            if version_id is not None:
+                query = query.where(RatingChange.version_id == version_id)
+            order = (col(RatingChange.schedule_index), col(RatingChange.id))
+            return list(session.exec(query.order_by(*order)))

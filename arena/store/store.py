@@ -1,0 +1,23 @@
+"""``Store``: the one object the rest of the arena talks to the database through."""
+
+from __future__ import annotations
+
+from .accounts import Accounts, Entry, token_hash
+from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
+from .ratings import Ratings, RatingStep
+
+__all__ = [
+    "MAX_ATTEMPTS",
+    "Entry",
+    "ForfeitInfo",
+    "MatchResult",
+    "MatchSpec",
+    "RatingStep",
+    "Store",
+    "token_hash",
+]
+
+
+class Store(Accounts, Queue, Ratings):
+    """Users and bots, tournaments, the match queue and ratings; open it with
+    ``arena.store.open_store``. Each method is one transaction."""
