@@ -1,0 +1,106 @@
+"""Users, bots and versions: tokens kept hashed, names owned, refusals that write nothing."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from arena.store import (
+    AuthError,
+    Bot,
+    BotVersion,
+    NameTaken,
+    NotFound,
+    Store,
+    StoreError,
+    User,
+    VersionStatus,
+)
+
+
+def count(store: Store, table: type[User] | type[Bot] | type[BotVersion]) -> int:
+    with Session(store.engine) as session:
+        return session.exec(select(func.count()).select_from(table)).one()
+
+
+def test_the_token_is_stored_only_as_its_hash(store: Store) -> None:
+    token = store.add_user("ann")
+    user = store.authenticate(token)
+    assert user.name == "ann"
+    assert user.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert token not in user.token_hash
+
+
+def test_a_wrong_token_is_a_one_line_error(store: Store) -> None:
+    store.add_user("ann")
+    with pytest.raises(AuthError, match=r"^wrong token$"):
+        store.authenticate("not-the-token")
+
+
+def test_a_taken_user_name_is_refused_and_adds_no_row(store: Store) -> None:
+    store.add_user("ann")
+    with pytest.raises(NameTaken, match="user name 'ann' is taken"):
+        store.add_user("ann")
+    assert count(store, User) == 1
+
+
+def test_a_bot_name_owned_by_another_user_is_refused_and_writes_nothing(store: Store) -> None:
+    ann = store.authenticate(store.add_user("ann"))
+    bob = store.authenticate(store.add_user("bob"))
+    store.add_version(ann, "shark", "a" * 64, "archives/a.tar.gz")
+    with pytest.raises(NameTaken, match="bot name 'shark' belongs to another user"):
+        store.add_version(bob, "shark", "b" * 64, "archives/b.tar.gz")
+    assert (count(store, Bot), count(store, BotVersion)) == (1, 1)
+    with pytest.raises(NameTaken):
+        store.retire(bob, "shark")
+    assert store.versions("shark")[0].status == VersionStatus.PENDING
+
+
+def test_the_same_content_twice_is_the_same_version(store: Store) -> None:
+    ann = store.authenticate(store.add_user("ann"))
+    first = store.add_version(ann, "shark", "a" * 64, "archives/a.tar.gz")
+    again = store.add_version(ann, "shark", "a" * 64, "archives/a.tar.gz")
+    second = store.add_version(ann, "shark", "b" * 64, "archives/b.tar.gz")
+    assert again.id == first.id
+    assert (first.number, second.number) == (1, 2)
+    assert first.status == VersionStatus.PENDING
+
+
+def test_active_entries_are_each_bots_newest_active_version(store: Store) -> None:
+    ann = store.authenticate(store.add_user("ann"))
+    v1 = store.add_version(ann, "shark", "1" * 64, "archives/1")
+    v2 = store.add_version(ann, "shark", "2" * 64, "archives/2")
+    v3 = store.add_version(ann, "shark", "3" * 64, "archives/3")
+    other = store.add_version(ann, "eel", "4" * 64, "archives/4")
+    for version in (v1, v2, other):
+        assert version.id is not None
+        store.set_status(version.id, VersionStatus.ACTIVE)
+    assert v3.id is not None
+    store.set_status(v3.id, VersionStatus.REJECTED, "crashed in the validation game")
+    entries = store.active_entries()
+    assert [(e.bot.name, e.version.id) for e in entries] == [("eel", other.id), ("shark", v2.id)]
+    assert store.version(v3.id).reason == "crashed in the validation game"
+    store.retire(ann, "shark")
+    assert [e.bot.name for e in store.active_entries()] == ["eel"]
+
+
+def test_unknown_names_and_ids(store: Store) -> None:
+    with pytest.raises(NotFound, match="unknown bot 'nobody'"):
+        store.bot("nobody")
+    with pytest.raises(NotFound, match="unknown bot version 99"):
+        store.set_status(99, VersionStatus.ACTIVE)
+    with pytest.raises(NotFound, match="unknown tournament 'x'"):
+        store.tournament("x")
+    with pytest.raises(StoreError, match="user name"):
+        store.add_user("")
+
+
+def test_a_taken_tournament_name_is_refused(store: Store) -> None:
+    store.create_tournament("cup", seed=1, limits={"move_ms": 500})
+    with pytest.raises(NameTaken, match="tournament name 'cup' is taken"):
+        store.create_tournament("cup", seed=2)
+    assert store.tournament("cup").limits == {"move_ms": 500}
+    assert len(store.tournaments()) == 1

@@ -1,0 +1,40 @@
+"""Migrations: an empty database reaches head, and the migrations agree with the models."""
+
+from __future__ import annotations
+
+from sqlalchemy import inspect
+
+from arena.store import Store, open_store
+from arena.store.migrate import current_revision, head_revision, schema_diff
+
+TABLES = {
+    "alembic_version",
+    "users",
+    "bots",
+    "bot_versions",
+    "tournaments",
+    "matches",
+    "ratings",
+    "rating_history",
+}
+
+
+def test_an_empty_database_is_migrated_to_head(store: Store) -> None:
+    with store.engine.connect() as connection:
+        assert current_revision(connection) == head_revision()
+        assert set(inspect(connection).get_table_names()) == TABLES
+
+
+def test_autogenerate_finds_nothing_to_migrate(store: Store) -> None:
+    assert schema_diff(store.engine) == []
+
+
+def test_reopening_keeps_the_data(db_url: str) -> None:
+    first = open_store(db_url)
+    token = first.add_user("ann")
+    first.close()
+    again = open_store(db_url)
+    try:
+        assert again.authenticate(token).name == "ann"
+    finally:
+        again.close()

@@ -1,0 +1,175 @@
+"""The match queue: claims in schedule order, never twice; results recorded once; silent
+workers reaped; three infrastructure failures make an error."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from arena.store import (
+    ForfeitInfo,
+    MatchResult,
+    MatchSpec,
+    MatchStatus,
+    NotFound,
+    Store,
+    open_store,
+)
+from tests.store.helpers import active_versions, scheduled
+
+RESULT = MatchResult(totals=((120, 80), (95, 101)), winner=0, replay_path="replays/x.json")
+
+
+def test_claims_come_in_schedule_order(store: Store) -> None:
+    tournament = scheduled(store, 5)
+    claimed = [store.claim(f"w{i}", now=100.0) for i in range(6)]
+    assert [m.schedule_index if m else None for m in claimed] == [0, 1, 2, 3, 4, None]
+    first = claimed[0]
+    assert first is not None
+    assert (first.status, first.worker_id, first.lease, first.heartbeat_at) == (
+        MatchStatus.RUNNING,
+        "w0",
+        1,
+        100.0,
+    )
+    assert first.seed == 1000
+    counts = store.status_counts(tournament.id or 0)
+    assert counts[MatchStatus.RUNNING] == 5
+
+
+def test_the_schedule_grows_at_its_end_and_claims_follow_tournaments(store: Store) -> None:
+    a, b, c, d = active_versions(store, 4)
+    cup = store.create_tournament("cup", seed=1)
+    assert cup.id is not None
+    assert store.enqueue(cup.id, [MatchSpec(1, ((a, a), (b, b)))]) == range(1)
+    assert store.enqueue(cup.id, [MatchSpec(2, ((a, c), (b, d)))] * 2) == range(1, 3)
+    match = store.matches(cup.id)[1]
+    assert match.seats == (a, b, c, d)
+    assert match.teams == ((a, c), (b, d))
+    other = store.create_tournament("other", seed=2)
+    assert other.id is not None
+    store.enqueue(other.id, [MatchSpec(3, ((c, c), (d, d)))])
+    claimed = store.claim("w", tournament_id=other.id)
+    assert claimed is not None and claimed.tournament_id == other.id
+
+
+def test_concurrent_claimers_never_share_a_match(db_url: str) -> None:
+    setup = open_store(db_url)
+    scheduled(setup, 200)
+    setup.close()
+    claims: dict[str, list[int]] = {}
+    errors: list[BaseException] = []
+
+    def work(name: str) -> None:
+        store = open_store(db_url)  # its own engine: its own connections
+        mine = claims.setdefault(name, [])
+        try:
+            while (match := store.claim(name)) is not None:
+                assert match.id is not None
+                mine.append(match.schedule_index)
+                assert store.finish(match.id, name, RESULT)
+        except BaseException as e:
+            errors.append(e)
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=work, args=(f"w{i}",)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    everything = sorted(i for mine in claims.values() for i in mine)
+    assert everything == list(range(200))
+    check = open_store(db_url)
+    try:
+        matches = check.matches(check.tournament("t").id or 0)
+        assert {m.status for m in matches} == {MatchStatus.DONE}
+        assert all(m.lease == 1 and m.worker_id in claims for m in matches)
+        assert all(m.schedule_index in claims[m.worker_id or ""] for m in matches)
+    finally:
+        check.close()
+
+
+def test_a_result_is_recorded_exactly_once(store: Store) -> None:
+    scheduled(store, 1)
+    match = store.claim("w1", now=10.0)
+    assert match is not None and match.id is not None
+    forfeit = ForfeitInfo(game=2, seat=3, reason="timeout", detail="no answer in 1000 ms")
+    result = MatchResult.from_seat_totals(
+        (120, 80), (101, 95), winner=0, forfeit=forfeit, logs_path="logs/m1"
+    )
+    assert result.points == (215, 181)
+    assert not store.finish(match.id, "someone-else", result, now=20.0)
+    assert store.finish(match.id, "w1", result, now=20.0)
+    assert not store.finish(match.id, "w1", RESULT, now=30.0)
+    done = store.match(match.id)
+    assert done.status == MatchStatus.DONE
+    assert (done.game1_team0, done.game1_team1, done.game2_team0, done.game2_team1) == (
+        120,
+        80,
+        95,
+        101,
+    )
+    assert (done.points_team0, done.points_team1, done.winner) == (215, 181, 0)
+    assert (done.forfeit_game, done.forfeit_seat, done.forfeit_reason) == (2, 3, "timeout")
+    assert (done.logs_path, done.replay_path, done.finished_at) == ("logs/m1", None, 20.0)
+    assert not store.heartbeat(match.id, "w1")
+    assert store.fail(match.id, "w1", "too late") is None
+    assert store.match(match.id).attempts == 0
+
+
+def test_the_reaper_requeues_a_silent_match_and_refuses_the_late_finish(store: Store) -> None:
+    scheduled(store, 2)
+    silent = store.claim("stale", now=100.0)
+    alive = store.claim("alive", now=100.0)
+    assert silent is not None and silent.id is not None
+    assert alive is not None and alive.id is not None
+    assert store.heartbeat(silent.id, "stale", now=105.0)
+    assert store.heartbeat(alive.id, "alive", now=125.0)
+    assert store.reap(silent_for_s=30, now=130.0) == []
+    reaped = store.reap(silent_for_s=30, now=140.0)
+    assert [m.id for m in reaped] == [silent.id]
+    requeued = store.match(silent.id)
+    assert (requeued.status, requeued.worker_id, requeued.attempts) == (MatchStatus.QUEUED, None, 1)
+    assert "stale went silent" in (requeued.last_error or "")
+    assert not store.finish(silent.id, "stale", RESULT)
+    assert not store.heartbeat(silent.id, "stale")
+    assert store.match(silent.id).winner is None
+    # Claimed again, even by the same worker id: the old claim's lease is refused.
+    again = store.claim("stale", now=150.0)
+    assert again is not None and again.id == silent.id and again.lease == 2
+    assert not store.finish(silent.id, "stale", RESULT, lease=1)
+    assert store.finish(silent.id, "stale", RESULT, lease=2)
+    assert store.match(alive.id).status == MatchStatus.RUNNING
+
+
+def test_three_infrastructure_failures_make_an_error(store: Store) -> None:
+    scheduled(store, 1)
+    statuses = []
+    for attempt in range(3):
+        match = store.claim(f"w{attempt}", now=float(attempt))
+        assert match is not None and match.id is not None
+        statuses.append(store.fail(match.id, f"w{attempt}", f"docker died\n(attempt {attempt})"))
+    assert statuses == [MatchStatus.QUEUED, MatchStatus.QUEUED, MatchStatus.ERROR]
+    assert store.claim("w9") is None
+    failed = store.match(match.id)
+    assert (failed.status, failed.attempts, failed.winner) == (MatchStatus.ERROR, 3, None)
+    assert failed.last_error == "docker died (attempt 2)"
+
+
+def test_silent_workers_count_as_failures(store: Store) -> None:
+    scheduled(store, 1)
+    for attempt in range(3):
+        assert store.claim("w", now=attempt * 100.0) is not None
+        store.reap(silent_for_s=10, now=attempt * 100.0 + 50)
+    [match] = store.matches(store.tournament("t").id or 0)
+    assert (match.status, match.attempts) == (MatchStatus.ERROR, 3)
+
+
+def test_unknown_match_ids(store: Store) -> None:
+    with pytest.raises(NotFound, match=r"^unknown match 999$"):
+        store.match(999)
+    with pytest.raises(NotFound, match=r"^unknown match 999$"):
+        store.finish(999, "w", RESULT)
