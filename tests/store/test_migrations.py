@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from sqlalchemy import inspect
 
 from arena.store import Store, open_store
@@ -38,3 +40,25 @@ def test_reopening_keeps_the_data(db_url: str) -> None:
         assert again.authenticate(token).name == "ann"
     finally:
         again.close()
+
+
+def test_workers_opening_a_fresh_database_at_once_migrate_it_once(db_url: str) -> None:
+    errors: list[BaseException] = []
+
+    def open_and_close() -> None:
+        try:
+            open_store(db_url).close()
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=open_and_close) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    store = open_store(db_url)
+    try:
+        assert schema_diff(store.engine) == []
+    finally:
+        store.close()

@@ -154,7 +154,7 @@ def test_three_infrastructure_failures_make_an_error(store: Store) -> None:
         statuses.append(store.fail(match.id, f"w{attempt}", f"docker died\n(attempt {attempt})"))
     assert statuses == [MatchStatus.QUEUED, MatchStatus.QUEUED, MatchStatus.ERROR]
     assert store.claim("w9") is None
-    failed = store.match(match.id)
+    [failed] = store.matches(store.tournament("t").id or 0)
     assert (failed.status, failed.attempts, failed.winner) == (MatchStatus.ERROR, 3, None)
     assert failed.last_error == "docker died (attempt 2)"
 
