@@ -1,0 +1,47 @@
+"""The ladder's pure logic: who plays whom with which seed, and the ratings from results.
+
+No database and no I/O here: ``arena.store`` keeps schedules and results, and calls these.
+"""
+
+from .ratings import Estimate, Fit, elo, elo_steps, fit, groups
+from .results import Record, Result, entry_key, pair_score, records
+from .schedule import (
+    FORMATS,
+    MIXED_MAX_ENTRIES,
+    Entry,
+    Format,
+    Match,
+    ScheduleError,
+    Seating,
+    Team,
+    grow,
+    match_count,
+    match_seed,
+    round_robin,
+)
+
+__all__ = [
+    "FORMATS",
+    "MIXED_MAX_ENTRIES",
+    "Entry",
+    "Estimate",
+    "Fit",
+    "Format",
+    "Match",
+    "Record",
+    "Result",
+    "ScheduleError",
+    "Seating",
+    "Team",
+    "elo",
+    "elo_steps",
+    "entry_key",
+    "fit",
+    "groups",
+    "grow",
+    "match_count",
+    "match_seed",
+    "pair_score",
+    "records",
+    "round_robin",
+]
