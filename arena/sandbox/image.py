@@ -11,6 +11,7 @@ is never rebuilt, and a changed SDK never reuses a stale one.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -194,7 +195,10 @@ def ensure_image(
         say(f"image {tag}: already present")
         return tag
     cache_dir = cache_dir or arena_home() / "cache"
-    with _temp_dir("arena-image-") as work:
+    with _build_lock(cache_dir), _temp_dir("arena-image-") as work:
+        if not force and image_present(client, tag):  # built meanwhile by another process
+            say(f"image {tag}: already present")
+            return tag
         base = _base_tarball(cache_dir, mirror, say)
         root = work / "root"
         root.mkdir()
@@ -373,14 +377,21 @@ def _import(client: docker.DockerClient, image_tar: Path, tag: str, digest: str)
     try:
         result = client.api.import_image_from_file(str(image_tar), changes=changes)
         image_id = _imported_id(result)
-        output = client.containers.run(
+        client.containers.run(
             image_id, ["python3", "-c", SMOKE_TEST], network_mode="none", user="65534:65534",
             read_only=True, tmpfs={"/tmp": ""}, remove=True, stdout=True, stderr=True,
         )  # fmt: skip
-        del output
         repository, _, version = tag.partition(":")
-        client.images.get(image_id).tag(repository, version)
+        try:
+            previous: str | None = client.images.get(tag).id  # --force: the one replaced
+        except docker.errors.ImageNotFound:
+            previous = None
+        new_id = image_id
+        client.images.get(new_id).tag(repository, version)
         image_id = None  # tagged: keep it
+        if previous is not None and previous != new_id:
+            with contextlib.suppress(docker.errors.DockerException):  # in use: leave it
+                client.images.remove(previous)
     except docker.errors.ContainerError as e:
         stderr = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else ""
         raise SandboxError(f"the new image fails its smoke test: {_last_line(stderr)}") from None
@@ -432,6 +443,19 @@ def _last_line(text: str) -> str:
 
 def _sha256_json(value: object) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+@contextlib.contextmanager
+def _build_lock(cache_dir: Path) -> Iterator[None]:
+    """One build at a time per cache: a second waits, then finds the image built."""
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        lock = open(cache_dir / ".build.lock", "a")  # noqa: SIM115 (held across the yield)
+    except OSError as e:
+        raise SandboxError(f"cannot use the cache directory {cache_dir}: {e.strerror}") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 @contextlib.contextmanager

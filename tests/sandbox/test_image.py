@@ -184,7 +184,7 @@ def test_a_second_ensure_is_a_no_op(client: docker.DockerClient, tag: str) -> No
     steps: list[str] = []
     start = time.monotonic()
     assert ensure_image(client, progress=steps.append) == tag
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 20  # a look-up, not a build (generous: CI is busy)
     assert steps == [f"image {tag}: already present"]
     assert client.images.get(tag).id == before
 
@@ -206,6 +206,6 @@ def test_a_failed_debootstrap_leaves_no_cache_file_and_no_tag(
     cache = tmp_path / "cache"
     with pytest.raises(SandboxError, match=r"^debootstrap (failed|needs root)"):
         ensure_image(client, mirror="http://127.0.0.1:9/debian", cache_dir=cache, sdk_dir=sdk_copy)
-    assert not cache.exists() or not any(cache.iterdir())
+    assert [p.name for p in cache.iterdir()] == [".build.lock"]  # no half-written base
     with pytest.raises(docker.errors.ImageNotFound):
         client.images.get(image_tag(sdk_copy))
