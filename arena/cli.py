@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -86,6 +87,9 @@ def play(
     max_redeals: Annotated[int, typer.Option(help="Rule: consecutive redeals allowed.")] = 5,
     move_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = Limits.move_ms,
     bank_ms: Annotated[int, typer.Option(help="Time bank per game, in ms.")] = Limits.bank_ms,
+    startup_ms: Annotated[
+        int, typer.Option(help="Time to start and answer Hello, in ms.")
+    ] = Limits.startup_ms,
     bot_python: Annotated[
         str | None, typer.Option(help="Python that runs each bot.py (default: this one).")
     ] = None,
@@ -117,8 +121,7 @@ def play(
         fail(f"--seed must be >= 0, got {seed}")
     try:
         rules = Rules(max_redeals=max_redeals)
-        limits = Limits(move_ms=move_ms, bank_ms=bank_ms)
-        specs = [resolve_bot(b) for b in bots]
+        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
     except (RulesError, ValueError) as e:
         fail(str(e))
     if bot_python is not None and shutil.which(bot_python) is None:
@@ -128,16 +131,18 @@ def play(
     settings = GameSettings(rules, limits, record_legal, logs)
     warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
     kind = sandbox or ("process" if bot_python else default_kind(warn))
-    try:
-        backend = open_sandbox(kind, python=bot_python, image=image)
-    except SandboxError as e:
-        fail(str(e))
-    try:
-        _play(specs, bots, seed, games, duplicate, concurrency, replay, settings, backend)
-    except SandboxError as e:
-        fail(str(e))
-    finally:
-        backend.close()
+    with contextlib.ExitStack() as unpacked:
+        try:
+            specs = [resolve_bot(b, unpacked) for b in bots]
+            backend = open_sandbox(kind, python=bot_python, image=image)
+        except (ValueError, SandboxError) as e:
+            fail(str(e))
+        try:
+            _play(specs, bots, seed, games, duplicate, concurrency, replay, settings, backend)
+        except SandboxError as e:
+            fail(str(e))
+        finally:
+            backend.close()
 
 
 def _play(

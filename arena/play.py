@@ -1,7 +1,8 @@
 """Local play: resolve bot specs, start each bot in a sandbox, referee games between them.
 
 A bot spec is a sample bot's name (``random``, ``heuristic``, ``montecarlo``: a directory
-under ``sample_bots/``) or a path to a bot directory or its ``bot.py``.
+under ``sample_bots/``) or a path to a bot directory, its ``bot.py``, or a .zip / .tar.gz of
+the directory.
 
 Every game gets four fresh bots. While one game is played the next game's bots are already
 starting (``play_many``), so a sandbox's start-up cost hides behind the game before.
@@ -9,6 +10,7 @@ starting (``play_many``), so a sandbox's start-up cost hides behind the game bef
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import shutil
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import grpc
 
+from arena import submission
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit
 from arena.limits import Limits
@@ -32,6 +35,7 @@ from arena.sandbox import RunningBot, Sandbox
 SAMPLE_BOTS = Path(
     os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
 )
+ARCHIVES = (".zip", ".tar.gz", ".tgz")
 TRUNCATED = "\n[arena: output stopped here, at the limit of {limit} bytes]\n"
 
 
@@ -51,7 +55,8 @@ def sample_bot_names() -> list[str]:
     return sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file())
 
 
-def resolve_bot(spec: str) -> BotSpec:
+def resolve_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
+    """The bot a spec names; an archive is unpacked (checked) for as long as ``unpacked``."""
     path = Path(spec)
     if "/" not in spec and not path.exists():
         if (SAMPLE_BOTS / spec / "bot.py").is_file():
@@ -60,11 +65,15 @@ def resolve_bot(spec: str) -> BotSpec:
         raise BotSpecError(f"unknown bot {spec!r}: not a sample bot ({known}) nor a path")
     if path.is_file() and path.name == "bot.py":
         return BotSpec(spec, path.resolve().parent)
+    if path.is_file() and path.name.lower().endswith(ARCHIVES):
+        return BotSpec(spec, unpacked.enter_context(submission.opened(path)))
     if path.is_dir():
         if not (path / "bot.py").is_file():
             raise BotSpecError(f"bot directory {spec} has no bot.py at its root")
         return BotSpec(spec, path.resolve())
-    raise BotSpecError(f"no bot at {spec}: expected a directory with bot.py, or a bot.py")
+    raise BotSpecError(
+        f"no bot at {spec}: expected a directory with bot.py, a bot.py, or a .zip/.tar.gz of one"
+    )
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ rlimits and namespaces; weaker) and ``none`` (a plain child process; for debuggi
 
 from .base import LOG_NAME, SOCKET_NAME, RunningBot, Sandbox, describe_exit
 from .choose import KINDS, default_kind, open_sandbox
+from .engine import docker_available
 from .errors import SandboxError
-from .process import BotProcess, ProcessSandbox, start_process
+from .process import BotProcess, ProcessSandbox, namespace_prefix, start_process
 
 __all__ = [
     "KINDS",
@@ -20,6 +21,8 @@ __all__ = [
     "SandboxError",
     "default_kind",
     "describe_exit",
+    "docker_available",
+    "namespace_prefix",
     "open_sandbox",
     "start_process",
 ]

@@ -10,6 +10,7 @@ open files and file size (which caps the log). Nothing else of the host is mount
 from __future__ import annotations
 
 import contextlib
+import shutil
 import threading
 import time
 import uuid
@@ -98,9 +99,15 @@ class DockerSandbox:
         self._removals: list[Future[None]] = []
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> DockerBot:
-        workdir.mkdir(parents=True, exist_ok=True)
-        workdir.chmod(0o777)  # the bot's user must create its socket here
-        log_path = workdir / LOG_NAME
+        # The bot gets its own copy of its code, readable by its user whatever the modes of
+        # the original, and untouched by anything that changes the original mid-game.
+        code = workdir / "code"
+        shutil.copytree(bot_dir, code, symlinks=True)
+        _readable_by_all(code)
+        run_dir = workdir / "run"
+        run_dir.mkdir()
+        run_dir.chmod(0o777)  # the bot's user must create its socket here
+        log_path = run_dir / LOG_NAME
         log_path.touch()
         log_path.chmod(0o666)
         with self._lock:
@@ -124,8 +131,8 @@ class DockerSandbox:
                 network_mode="none",
                 read_only=True,
                 volumes={
-                    str(bot_dir.resolve()): {"bind": "/bot", "mode": "ro"},
-                    str(workdir.resolve()): {"bind": RUN_DIR, "mode": "rw"},
+                    str(code.resolve()): {"bind": "/bot", "mode": "ro"},
+                    str(run_dir.resolve()): {"bind": RUN_DIR, "mode": "rw"},
                 },
                 tmpfs={"/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,mode=1777"},
                 cap_drop=["ALL"],
@@ -143,7 +150,7 @@ class DockerSandbox:
             )  # fmt: skip
         except _ENGINE_ERRORS as e:
             raise SandboxError(f"the Docker engine could not create a bot container: {e}") from None
-        bot = DockerBot(container, workdir / SOCKET_NAME, log_path, limits.memory_mb, self)
+        bot = DockerBot(container, run_dir / SOCKET_NAME, log_path, limits.memory_mb, self)
         try:
             container.start()
         except _ENGINE_ERRORS as e:
@@ -170,6 +177,12 @@ class DockerSandbox:
                 with contextlib.suppress(*_ENGINE_ERRORS):
                     container.remove(force=True)
         self.client.close()
+
+
+def _readable_by_all(top: Path) -> None:
+    for path in (top, *top.rglob("*")):
+        if not path.is_symlink():
+            path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 def _ulimit(name: str, value: int) -> docker.types.Ulimit:

@@ -1,0 +1,25 @@
+"""Tests marked ``docker`` need a Docker engine: skipped without one, except under CI
+(``CI=true``), where a missing engine is a failure, never a silent skip."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+
+from arena.sandbox import docker_available
+
+
+@functools.cache
+def _engine_answers() -> bool:
+    return docker_available()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("docker") is None or _engine_answers():
+        return
+    message = "no Docker engine answers (DOCKER_HOST or the local socket)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{message}, and CI=true: docker tests must run")
+    pytest.skip(message)

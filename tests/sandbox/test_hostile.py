@@ -1,0 +1,312 @@
+"""Hostile bots, each a real submission, against the docker and the process sandbox.
+
+Every case is played through ``arena play`` against three random bots and asserts the exact
+typed result, that only the hostile seat faulted (the referee and the other three carried
+on), and that nothing the bot started outlived the game. What a bot saw of its sandbox (a
+refused connection, an unreadable file) it prints; the test reads it from the bot's log.
+
+The process backend is weaker (docs/operating.md); it is tested for what it claims.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import namespace_prefix
+from tests.cli.runner import run_arena
+from tests.referee.test_faults import LEGAL_FIRST, raw_bot
+
+ILLEGAL_PLAY = """
+legal = set(request.legal_plays)
+held = [c for c in request.observation.hand if c not in legal]
+card = held[0] if held else next(c for c in ("AS", "2C", "BB") if c not in legal)
+return pb.PlayResponse(card=card).SerializeToString()
+"""
+
+# Tight time limits keep the timeouts quick; start-up keeps its default (10 s): four bots
+# starting at once on a busy two-core machine can take seconds.
+LIMITS = ("--move-ms", 300, "--bank-ms", 600)
+OUTPUT_LIMIT = 1 << 20
+
+# An SDK bot whose bid/play run HOOK first; {setup} runs at import.
+SDK_BOT = """\
+import os, socket, sys, time
+from arena_sdk import Bot, run
+{setup}
+
+class Hostile(Bot):
+    def bid(self, obs):
+{bid}
+        return obs.legal_bids[0]
+
+    def play(self, obs):
+{play}
+        return obs.legal_plays[0]
+
+if __name__ == "__main__":
+    run(Hostile())
+"""
+
+
+def indent(code: str, by: int = 8) -> str:
+    return "\n".join(" " * by + line for line in code.strip().splitlines())
+
+
+def sdk_bot(setup: str = "", bid: str = "pass", play: str = "pass") -> str:
+    return SDK_BOT.format(setup=setup, bid=indent(bid), play=indent(play))
+
+
+def probe_bot(probe: str) -> str:
+    """Runs ``probe`` once, at its first bid, printing what it found; then plays legally."""
+    return sdk_bot(
+        setup="PROBED = []",
+        bid=f"if not PROBED:\n    PROBED.append(1)\n{indent(probe, 4)}\n    sys.stdout.flush()",
+    )
+
+
+@dataclass(frozen=True)
+class Case:
+    source: str
+    reason: str  # "normal" when the game must end normally
+    evidence: str = ""  # a regex the forfeit line (or, for "normal", the bot's log) must match
+    backends: tuple[str, ...] = ("docker", "process")
+    options: tuple[object, ...] = ()  # more arena play options, after LIMITS
+
+
+TOKEN = "arena-hostile-leftover-7f3a"  # in a leftover child's command line
+
+CASES: dict[str, Case] = {
+    "infinite loop in bid": Case(sdk_bot(bid="while True: pass"), "timeout", "no answer to a bid"),
+    "sleeps past the limit": Case(sdk_bot(bid="time.sleep(5)"), "timeout", "no answer to a bid"),
+    "slow every move until the bank runs out": Case(
+        sdk_bot(bid="time.sleep(0.45)", play="time.sleep(0.45)"), "timeout", r"within \d+ ms"
+    ),
+    # Filling 512 MiB takes a moment on a busy machine: time enough to hit the limit first.
+    "allocates past the memory limit (docker)": Case(
+        sdk_bot(bid="x = bytearray(1 << 30)"),
+        "crash",
+        "out of memory",
+        ("docker",),
+        ("--move-ms", 5000),
+    ),
+    "allocates past the memory limit (process)": Case(
+        sdk_bot(bid="x = bytearray(1 << 30)"),
+        "crash",
+        "MemoryError",
+        ("process",),
+        ("--move-ms", 5000),
+    ),
+    # As root the kernel does not apply RLIMIT_NPROC: the process backend does not claim it.
+    "fork bomb": Case(
+        sdk_bot(
+            bid="""
+for _ in range(5000):
+    try:
+        if os.fork() == 0:
+            time.sleep(600)
+            os._exit(0)
+    except OSError:
+        print("fork refused"); break
+"""
+        ),
+        "any",
+        "",
+        ("docker",) + (("process",) if os.geteuid() != 0 else ()),
+    ),
+    "leaves a background child behind": Case(
+        sdk_bot(
+            setup=f"""
+if os.fork() == 0:
+    os.setsid()
+    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", "{TOKEN}"])
+"""
+        ),
+        "normal",
+    ),
+    "opens a network connection": Case(
+        probe_bot(
+            """
+for address in [("1.1.1.1", 53), ("127.0.0.1", 22), ("8.8.8.8", 443)]:
+    try:
+        socket.create_connection(address, timeout=1).close()
+        print("network: CONNECTED", address)
+    except OSError as e:
+        print("network: refused", address, type(e).__name__)
+"""
+        ),
+        "normal",
+        r"^(?!.*CONNECTED)(.*network: refused.*\n){3}",
+    ),
+    "reads the host's files and other bots' code": Case(
+        probe_bot(
+            """
+for path in [{secret!r}, {other!r}, "/var/run/docker.sock", "/run/docker.sock"]:
+    try:
+        if os.path.exists(path):
+            open(path, "rb").read(10)
+            print("read: GOT", path)
+        else:
+            print("read: absent", path)
+    except OSError as e:
+        print("read: refused", path, type(e).__name__)
+"""
+        ),
+        "normal",
+        r"^(?!.*GOT)(.*read: (absent|refused).*\n){4}",
+        ("docker",),
+    ),
+    "writes into its own code directory": Case(
+        probe_bot(
+            """
+try:
+    open("bot.py", "a").write("# tampered")
+    print("write: WROTE bot.py")
+except OSError as e:
+    print("write: refused", type(e).__name__)
+try:
+    open("/tmp/scratch", "w").write("fine")
+    print("tmp: ok")
+except OSError as e:
+    print("tmp: FAILED", e)
+"""
+        ),
+        "normal",
+        r"write: refused.*\ntmp: ok",
+        ("docker",),
+    ),
+    "floods stdout with gigabytes": Case(
+        sdk_bot(
+            setup="FLOODED = []",
+            bid="""
+if not FLOODED:
+    FLOODED.append(1)
+    chunk = b"x" * (1 << 20)
+    for _ in range(4096):  # 4 GiB, if it were all taken; past the cap each write fails
+        try:
+            os.write(1, chunk)
+        except OSError:
+            pass
+""",
+        ),
+        "normal",
+    ),
+    "exits mid-game": Case(sdk_bot(play="os._exit(3)"), "crash", "exit status 3"),
+    "crashes at import": Case("import no_such_module_here\n", "startup", "exit status 1"),
+    "never starts the server": Case(
+        "import time\ntime.sleep(600)\n",
+        "startup",
+        "no answer to Hello within 3 s",
+        options=("--startup-ms", 3000),
+    ),
+    "answers an illegal card": Case(
+        raw_bot(LEGAL_FIRST + 'return pb.PlayResponse(card="ZZ").SerializeToString()'),
+        "protocol",
+        "not a card: 'ZZ'",
+    ),
+    "answers a card it does not hold": Case(
+        raw_bot(LEGAL_FIRST + ILLEGAL_PLAY), "illegal", "answered 'play"
+    ),
+    "answers garbage bytes": Case(
+        raw_bot('return b"\\xff\\xfe\\x00garbage"'),
+        "protocol",
+        r"malformed BidResponse \(10 bytes: ff fe 00",
+    ),
+}
+
+
+def params() -> list[object]:
+    return [
+        pytest.param(name, backend, marks=[pytest.mark.docker] if backend == "docker" else [])
+        for name, case in sorted(CASES.items())
+        for backend in case.backends
+    ]
+
+
+def leftovers() -> list[str]:
+    """Command lines of processes still carrying the leftover child's token."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if TOKEN.encode() in cmdline and b"pytest" not in cmdline:
+                found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
+    return found
+
+
+def bot_containers() -> list[str]:
+    from arena.sandbox.docker import leftover_containers
+    from arena.sandbox.engine import docker_client
+
+    client = docker_client()
+    try:
+        return [c.name or "" for c in leftover_containers(client)]
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize(("case", "backend"), params())
+def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
+    if backend == "process" and not namespace_prefix():
+        pytest.skip("this machine cannot make namespaces: the process backend claims less")
+    spec = CASES[case]
+    secret = tmp_path / "host-secret.txt"
+    secret.write_text("the host's own file")
+    other = Path(__file__).resolve().parents[2] / "sample_bots" / "random" / "bot.py"
+    bot = tmp_path / "hostile"
+    bot.mkdir()
+    (bot / "bot.py").write_text(
+        spec.source.replace("{secret!r}", repr(str(secret))).replace("{other!r}", repr(str(other)))
+    )
+    source_before = (bot / "bot.py").read_bytes()
+    replay = tmp_path / "game.json"
+    result = run_arena(
+        "play", bot, "random", "random", "random", "--seed", 4, "--replay", replay,
+        "--sandbox", backend, *LIMITS, *spec.options,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    data = json.loads(replay.read_text())
+    forfeit = data["result"]["forfeit"]
+    forfeit_lines = [line for line in result.stdout.splitlines() if line.startswith("forfeit:")]
+    log = (tmp_path / "game.logs" / "seat0.log").read_text(errors="replace")
+
+    if spec.reason == "normal" or (spec.reason == "any" and forfeit is None):
+        assert forfeit is None, forfeit_lines
+        assert len(data["deals"]) >= 25  # a whole game
+        if spec.evidence:
+            assert re.search(spec.evidence, log, re.MULTILINE), log[-2000:]
+    else:
+        assert forfeit is not None and forfeit["seat"] == 0, result.stdout[-2000:]
+        if spec.reason != "any":
+            assert forfeit["reason"] == spec.reason, forfeit
+        assert len(forfeit_lines) == 1
+        assert re.search(spec.evidence, forfeit_lines[0]), forfeit_lines[0]
+        assert data["result"]["winner"] == 1
+    assert run_arena("replay", "verify", replay).returncode == 0
+
+    # Every log is capped; the other bots' logs are there and small.
+    for seat in range(4):
+        size = (tmp_path / "game.logs" / f"seat{seat}.log").stat().st_size
+        assert size <= OUTPUT_LIMIT + 200, (seat, size)
+    if case == "floods stdout with gigabytes":
+        assert "[arena: output stopped here, at the limit of 1048576 bytes]" in log
+    assert (bot / "bot.py").read_bytes() == source_before or backend == "process"
+
+    # Nothing it started outlived the game.
+    deadline = time.monotonic() + 10
+    while leftovers() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert leftovers() == []
+    if backend == "docker":
+        while bot_containers() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert bot_containers() == []
