@@ -144,6 +144,13 @@ class Accounts(StoreBase):
             raise NotFound(f"unknown bot {name!r}")
         return bot
 
+    def bot_by_id(self, bot_id: int) -> Bot:
+        with self._session() as session:
+            bot = session.get(Bot, bot_id)
+        if bot is None:
+            raise NotFound(f"unknown bot id {bot_id}")
+        return bot
+
     def bots(self) -> list[Bot]:
         with self._session() as session:
             return list(session.exec(select(Bot).order_by(col(Bot.name))))
@@ -230,6 +237,13 @@ class Accounts(StoreBase):
             tournament = session.exec(select(Tournament).where(Tournament.name == name)).first()
         if tournament is None:
             raise NotFound(f"unknown tournament {name!r}")
+        return tournament
+
+    def tournament_by_id(self, tournament_id: int) -> Tournament:
+        with self._session() as session:
+            tournament = session.get(Tournament, tournament_id)
+        if tournament is None:
+            raise NotFound(f"unknown tournament id {tournament_id}")
         return tournament
 
     def tournaments(self) -> list[Tournament]:

@@ -1,0 +1,67 @@
+"""Ratings from finished matches, applied strictly in schedule order.
+
+A match's rating change is applied only once every match before it in the schedule is done
+(or has failed for good and is never rated), so the ratings are the same whichever worker
+finished first, and however many there were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from arena.ladder import Entry, Result, elo_steps
+from arena.store import Match, MatchStatus, RatingStep, Store, StoreError
+
+SCORES = {0: 1.0, 1: 0.0, None: 0.5}  # team 0's score of the pair, by winner
+
+
+def result_of(match: Match) -> Result:
+    assert match.points_team0 is not None and match.points_team1 is not None
+    totals = (match.points_team0, match.points_team1)
+    return Result(match.schedule_index, match.teams, totals, SCORES[match.winner])
+
+
+def done_results(matches: Iterable[Match]) -> list[Result]:
+    return [result_of(m) for m in matches if m.status == MatchStatus.DONE]
+
+
+def ready_to_rate(matches: list[Match], rated_through: int) -> list[Match]:
+    """Done matches after ``rated_through`` with nothing unfinished before them."""
+    ready = []
+    for match in matches:  # in schedule order
+        if match.schedule_index <= rated_through or match.status == MatchStatus.ERROR:
+            continue
+        if match.status != MatchStatus.DONE:
+            break
+        ready.append(match)
+    return ready
+
+
+def update_ratings(store: Store, tournament_id: int) -> int:
+    """Apply what has become ratable; returns how many matches were applied. Safe to call
+    from several workers at once: a loser of the race recomputes from the winner's state."""
+    for _ in range(20):
+        ready = ready_to_rate(store.matches(tournament_id), store.rated_through(tournament_id))
+        if not ready:
+            return 0
+        current: dict[Entry, float] = {r.version_id: r.elo for r in store.ratings(tournament_id)}
+        steps = []
+        by_index = {m.schedule_index: m for m in ready}
+        for index, after in elo_steps(map(result_of, ready), start=current):
+            match = by_index[index]
+            for version, elo in after.items():
+                assert isinstance(version, int)
+                before = current.get(version, 1500.0)
+                steps.append(RatingStep(_id(match), index, version, before, elo))
+                current[version] = elo
+        try:
+            store.append_ratings(tournament_id, steps)
+        except StoreError:
+            continue  # another worker applied some of these first
+        return len(ready)
+    raise StoreError(f"tournament {tournament_id}: ratings kept changing under this worker")
+
+
+def _id(match: Match) -> int:
+    assert match.id is not None
+    return match.id
