@@ -9,14 +9,16 @@ import random
 import shutil
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 # Typer vendors click; its exception base is not re-exported (pinned in pyproject.toml).
+from typer._click.core import Context
 from typer._click.exceptions import ClickException
+from typer.core import TyperGroup
 
 from .engine import DealRecord, Rules, RulesError
 from .engine.replay import ReplayError, build_replay, verify_replay
@@ -35,7 +37,20 @@ from .render import deal_lines
 from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Back Alley Arena.")
-replay_app = typer.Typer(no_args_is_help=True, help="Work with replay files.")
+
+
+class _ReplayGroup(TyperGroup):
+    """``arena replay MATCH`` is short for ``arena replay show MATCH``."""
+
+    def resolve_command(self, ctx: Context, args: list[str]) -> Any:
+        if args and args[0].isdigit():
+            args = ["show", *args]
+        return super().resolve_command(ctx, args)
+
+
+replay_app = typer.Typer(
+    cls=_ReplayGroup, no_args_is_help=True, help="Replays: show a match's games, verify files."
+)
 app.add_typer(replay_app, name="replay")
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -329,3 +344,6 @@ def main() -> None:
         err.print("aborted", markup=False)
         code = 1
     sys.exit(code if isinstance(code, int) else 0)
+
+
+from . import cli_ladder  # noqa: E402, F401  (registers the ladder's commands on app)

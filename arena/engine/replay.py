@@ -225,7 +225,7 @@ class _Verifier:
         self.dealing = index + 1
         return hands, stock
 
-    def run(self) -> None:
+    def run(self) -> GameState:
         state = GameState(self.rules, self.first_dealer, self._deal_source, seed=self.seed)
         forfeit = self.result.get("forfeit")
         for i, rec in enumerate(self.records):
@@ -247,6 +247,7 @@ class _Verifier:
                 except ReplayError as e:
                     raise ReplayError(str(e), dealing=i + 1, deal=number) from None
         self._check_result(state, forfeit)
+        return state
 
     def _check_dealing(self, state: GameState, engine: DealRecord, rec: dict[str, Any]) -> None:
         expect(
@@ -406,9 +407,10 @@ def expect(condition: bool, message: str) -> None:
         raise ReplayError(message)
 
 
-def verify_replay(replay: Any) -> None:
-    """Re-run the rules over a replay dict; raise ``ReplayError`` at the first violation."""
+def verify_replay(replay: Any) -> GameState:
+    """Re-run the rules over a replay dict; raise ``ReplayError`` at the first violation.
+    Returns the game as re-run (its ``deals`` are what a viewer shows)."""
     try:
-        _Verifier(replay).run()
+        return _Verifier(replay).run()
     except (TypeError, KeyError, AttributeError, IndexError) as e:
         raise ReplayError(f"malformed replay: {type(e).__name__}: {e}") from None

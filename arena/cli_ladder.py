@@ -1,0 +1,441 @@
+"""The ladder's commands: users, submissions, workers, tournaments, and what they produced.
+
+They work on the store named by ``ARENA_DATABASE_URL`` (default: SQLite in ``$ARENA_HOME``)
+and the files in ``$ARENA_HOME``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from .cli import app, err, fail, out, replay_app
+from .engine.replay import ReplayError, verify_replay
+from .ladder import FORMATS, ScheduleError, round_robin
+from .league.files import DataDir
+from .league.standings import Standing, standings
+from .league.submit import LADDER, submit
+from .league.worker import Worker, WorkerConfig
+from .play import SAMPLE_BOTS
+from .render import deal_lines
+from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
+from .store import (
+    Match,
+    MatchSpec,
+    MatchStatus,
+    NotFound,
+    Store,
+    StoreError,
+    Tournament,
+    TournamentFormat,
+    arena_home,
+    open_store,
+)
+from .submission import SubmissionError
+
+user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
+tournament_app = typer.Typer(no_args_is_help=True, help="One-off round-robin tournaments.")
+app.add_typer(user_app, name="user")
+app.add_typer(tournament_app, name="tournament")
+
+TokenOption = Annotated[
+    str | None, typer.Option(help="Your token (default: $ARENA_TOKEN).", show_default=False)
+]
+SandboxOption = Annotated[
+    str | None,
+    typer.Option(help="docker, process or none (default: docker if an engine answers)."),
+]
+TournamentOption = Annotated[str, typer.Option(help="Tournament name.")]
+USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError)
+
+
+@contextlib.contextmanager
+def opened_store() -> Iterator[Store]:
+    """The store, with every store / sandbox / submission error as one ``error:`` line."""
+    try:
+        store = open_store()
+    except StoreError as e:
+        fail(str(e))
+    try:
+        yield store
+    except USER_ERRORS as e:
+        fail(str(e))
+    finally:
+        store.close()
+
+
+def data_dir() -> DataDir:
+    return DataDir(arena_home())
+
+
+def sandbox_for(kind: str | None) -> Sandbox:
+    warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
+    return open_sandbox(kind or default_kind(warn))
+
+
+def token_of(token: str | None) -> str:
+    token = token or os.environ.get("ARENA_TOKEN")
+    if not token:
+        fail("no token: pass --token or set ARENA_TOKEN (arena user add NAME prints one)")
+    return token
+
+
+def version_label(store: Store, version_id: int) -> str:
+    version = store.version(version_id)
+    return f"{store.bot_by_id(version.bot_id).name} v{version.number}"
+
+
+# ---------------------------------------------------------------------- users and bots
+
+
+@user_app.command("add")
+def user_add(name: Annotated[str, typer.Argument(help="The new user's name.")]) -> None:
+    """Add a user and print their token (shown this once; only its hash is kept)."""
+    with opened_store() as store:
+        token = store.add_user(name)
+    out.print(token, markup=False)
+    err.print(f"user {name} added: keep the token above, it is not shown again", markup=False)
+
+
+@app.command("submit")
+def submit_command(
+    path: Annotated[Path, typer.Argument(help="A bot directory, or a .zip / .tar.gz of one.")],
+    name: Annotated[str, typer.Option(help="The bot's name on the ladder.")],
+    token: TokenOption = None,
+    sandbox: SandboxOption = None,
+) -> None:
+    """Submit a bot version: checked, validated in one game, then it joins the ladder."""
+    secret = token_of(token)
+    with opened_store() as store:
+        backend = sandbox_for(sandbox)
+        try:
+            done = submit(store, data_dir(), backend, token=secret, path=path, name=name)
+        finally:
+            backend.close()
+        version = done.version
+        label = f"{name} v{version.number}"
+        if not done.new:
+            out.print(f"{label}: already submitted ({version.status})", markup=False)
+        elif version.status == "rejected":
+            fail(f"{label} rejected: {version.reason}")
+        else:
+            out.print(f"{label}: active · {done.scheduled} ladder matches scheduled", markup=False)
+
+
+@app.command("bots")
+def bots_command() -> None:
+    """Every bot with its versions and their status."""
+    with opened_store() as store:
+        table = Table("bot", "version", "status", "reason", "content")
+        for bot in store.bots():
+            for version in store.versions(bot.name):
+                table.add_row(
+                    bot.name, str(version.number), version.status,
+                    version.reason or "", version.content_hash[:12],
+                )  # fmt: skip
+        out.print(table, width=max(out.width, 140))
+
+
+# ---------------------------------------------------------------------- the ladder
+
+
+@app.command("ladder")
+def ladder_command(
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    tournament: TournamentOption = LADDER,
+) -> None:
+    """The standings: Elo (applied in schedule order), the fit's 95% interval, W/D/L."""
+    with opened_store() as store:
+        rows = standings(store, find_tournament(store, tournament))
+    if as_json:
+        print(json.dumps([row.as_json() for row in rows], indent=1))
+        return
+    print_standings(rows)
+
+
+def find_tournament(store: Store, name: str) -> Tournament:
+    try:
+        return store.tournament(name)
+    except NotFound:
+        if name == LADDER:
+            fail("the ladder is empty: no bot has been submitted yet (arena submit)")
+        raise
+
+
+def print_standings(rows: list[Standing]) -> None:
+    table = Table(
+        "rank", "group", "bot", "version", "Elo", "fit", "95% interval",
+        "games", "W/D/L", "mean diff",
+        caption="Elo in schedule order; fit: maximum likelihood over all results. "
+        "A group: entries not yet told apart (LOS < 95%).",
+    )  # fmt: skip
+    for row in rows:
+        table.add_row(
+            str(row.rank), str(row.group), row.bot, str(row.version), f"{row.elo:.0f}",
+            f"{row.fit_elo:.0f}", f"{row.ci95[0]:.0f}..{row.ci95[1]:.0f}", str(row.games),
+            f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
+        )  # fmt: skip
+    out.print(table, width=max(out.width, 140))
+
+
+@app.command("matches")
+def matches_command(
+    tournament: TournamentOption = LADDER,
+    status: Annotated[str | None, typer.Option(help="Only queued, running, done or error.")] = None,
+) -> None:
+    """The tournament's matches in schedule order."""
+    with opened_store() as store:
+        t = find_tournament(store, tournament)
+        assert t.id is not None
+        try:
+            wanted = MatchStatus(status) if status else None
+        except ValueError:
+            fail(f"unknown status {status!r}: queued, running, done or error")
+        table = Table("match", "index", "team 0", "team 1", "status", "points", "winner", "note")
+        for m in store.matches(t.id, wanted):
+            (a, c), (b, d) = m.teams
+            points = f"{m.points_team0} - {m.points_team1}" if m.points_team0 is not None else ""
+            note = f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else (m.last_error or "")
+            table.add_row(
+                str(m.id), str(m.schedule_index), team_label(store, a, c),
+                team_label(store, b, d), m.status, points,
+                "" if m.status != MatchStatus.DONE else _winner(m), note,
+            )  # fmt: skip
+        out.print(table, width=max(out.width, 140))
+
+
+def team_label(store: Store, a: int, c: int) -> str:
+    first = version_label(store, a)
+    return first if a == c else f"{first} + {version_label(store, c)}"
+
+
+def _winner(match: Match) -> str:
+    return "draw" if match.winner is None else f"team {match.winner}"
+
+
+def stored_match(store: Store, match_id: int) -> Match:
+    match = store.match(match_id)
+    if match.status != MatchStatus.DONE or match.replay_path is None:
+        fail(f"match {match_id} has no result yet (it is {match.status})")
+    return match
+
+
+@replay_app.command("show")
+def replay_show(
+    match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
+    game: Annotated[int, typer.Option(help="Which game of the duplicate pair: 1 or 2.")] = 1,
+    step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
+) -> None:
+    """Step through a played match's game in the terminal, deal by deal."""
+    if game not in (1, 2):
+        fail(f"--game is 1 or 2, got {game}")
+    with opened_store() as store:
+        match = stored_match(store, match_id)
+        assert match.replay_path is not None
+        replay = data_dir().read_json(match.replay_path)["games"][game - 1]
+    try:
+        state = verify_replay(replay)
+    except ReplayError as e:
+        fail(f"match {match_id}: the stored replay is broken: {e}")
+    names = [f"{p['seat']}:{p['name']}" for p in replay["players"]]
+    out.print(f"match {match_id} · game {game} · seed {replay['seed']}", markup=False)
+    for record in state.deals:
+        for line in deal_lines(record, names):
+            out.print(line, markup=False)
+        if step and sys.stdin.isatty():
+            input()
+    result = replay["result"]
+    if result.get("forfeit"):
+        f = result["forfeit"]
+        out.print(f"forfeit: seat {f['seat']} {f['reason']}: {f['detail']}", markup=False)
+    out.print(f"final: team 0 {result['totals'][0]} · team 1 {result['totals'][1]}", markup=False)
+
+
+@app.command("logs")
+def logs_command(
+    match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
+    bot: Annotated[str, typer.Argument(help="A bot's name, or a seat 0-3 of the first game.")],
+) -> None:
+    """A bot's captured output in both games of a match."""
+    with opened_store() as store:
+        match = stored_match(store, match_id)
+        labels = [version_label(store, v) for v in match.seats]
+        assert match.logs_path is not None
+        logs = data_dir().read_json(match.logs_path)
+    if bot.isdigit() and int(bot) < 4:
+        seats = [int(bot)]
+    else:
+        seats = [s for s, label in enumerate(labels) if label.rsplit(" v", 1)[0] == bot]
+        if not seats:
+            fail(f"match {match_id} has no bot {bot!r}: it has {', '.join(sorted(set(labels)))}")
+    data = data_dir()
+    for game in (1, 2):
+        for seat in seats:
+            at = seat if game == 1 else (seat + 1) % 4  # the second game is rotated
+            out.print(f"== game {game}, seat {at} ({labels[seat]}) ==", markup=False)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data.path(logs[f"game{game}"][at]).read_bytes())
+            sys.stdout.buffer.flush()
+
+
+# ---------------------------------------------------------------------- playing
+
+
+@app.command("worker")
+def worker_command(
+    concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 1,
+    tournament: Annotated[
+        str | None, typer.Option(help="Only this tournament (default: all).")
+    ] = None,
+    until_idle: Annotated[
+        bool, typer.Option("--until-idle", help="Stop when nothing is queued or running.")
+    ] = False,
+    sandbox: SandboxOption = None,
+    silent_after: Annotated[
+        float, typer.Option(help="Requeue a running match silent this long (s).")
+    ] = WorkerConfig.silent_after_s,
+    heartbeat: Annotated[float, typer.Option(help="Heartbeat period (s).")] = 5.0,
+) -> None:
+    """Claim queued matches and play them until stopped."""
+    if concurrency < 1:
+        fail("--concurrency must be >= 1")
+    config = WorkerConfig(concurrency, heartbeat, silent_after)
+    with opened_store() as store:
+        tid = find_tournament(store, tournament).id if tournament else None
+        backend = sandbox_for(sandbox)
+
+        def tell(event: str, match: Match) -> None:
+            err.print(f"match {match.id} (index {match.schedule_index}): {event}", markup=False)
+
+        try:
+            Worker(store, data_dir(), backend, config, tournament_id=tid, listener=tell).run(
+                until_idle=until_idle
+            )
+        finally:
+            backend.close()
+
+
+def run_with_progress(
+    store: Store, tournament: Tournament | None, concurrency: int, sandbox: Sandbox
+) -> None:
+    """Play until nothing is left, with a progress bar over the queued and running matches."""
+    tid = tournament.id if tournament is not None else None
+    ids = [tid] if tid is not None else [t.id for t in store.tournaments() if t.id is not None]
+    left = sum(
+        c[MatchStatus.QUEUED] + c[MatchStatus.RUNNING]
+        for c in (store.status_counts(i) for i in ids)
+    )
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeElapsedColumn(), console=err) as progress:
+        task = progress.add_task("matches", total=left)
+
+        def tell(event: str, match: Match) -> None:
+            if event == "done":
+                progress.advance(task)
+
+        config = WorkerConfig(concurrency=concurrency)
+        worker = Worker(store, data_dir(), sandbox, config, tournament_id=tid, listener=tell)
+        worker.run(until_idle=True)
+
+
+@tournament_app.command("create")
+def tournament_create(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    bots: Annotated[str, typer.Option(help="Comma-separated bot names (their active version).")],
+    format: Annotated[str, typer.Option(help="pairs or mixed.")] = "pairs",
+    games_per_pairing: Annotated[int, typer.Option(help="Duplicate pairs per pairing.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seeds every match's deals.")] = 0,
+) -> None:
+    """Schedule a round-robin among the named bots' active versions."""
+    if format not in FORMATS:
+        fail(f"unknown format {format!r}: {' or '.join(FORMATS)}")
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    with opened_store() as store:
+        active = {e.bot.name: e.version.id for e in store.active_entries()}
+        missing = [b for b in names if b not in active]
+        if missing:
+            fail(f"no active version of {', '.join(missing)}")
+        entries = [active[b] for b in names]
+        schedule = round_robin(entries, format, games_per_pairing, seed)  # type: ignore[arg-type]
+        t = store.create_tournament(
+            name, seed=seed, format=TournamentFormat(format), games_per_pairing=games_per_pairing
+        )
+        assert t.id is not None
+        store.enqueue(t.id, [MatchSpec(m.seed, m.teams) for m in schedule])  # type: ignore[arg-type]
+    out.print(f"tournament {name}: {len(schedule)} matches scheduled", markup=False)
+
+
+@tournament_app.command("run")
+def tournament_run(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 1,
+    sandbox: SandboxOption = None,
+) -> None:
+    """Play the tournament's matches here until none is left, then print the standings."""
+    with opened_store() as store:
+        t = find_tournament(store, name)
+        backend = sandbox_for(sandbox)
+        try:
+            run_with_progress(store, t, concurrency, backend)
+        finally:
+            backend.close()
+        print_standings(standings(store, t))
+
+
+@tournament_app.command("status")
+def tournament_status(name: Annotated[str, typer.Argument(help="The tournament's name.")]) -> None:
+    """How many matches are queued, running, done and failed; the standings so far."""
+    with opened_store() as store:
+        t = find_tournament(store, name)
+        assert t.id is not None
+        counts = store.status_counts(t.id)
+        out.print(" · ".join(f"{s.value} {counts[s]}" for s in MatchStatus), markup=False)
+        print_standings(standings(store, t))
+
+
+@app.command("demo")
+def demo(
+    home: Annotated[
+        Path | None, typer.Option(help="A new data directory (default: a fresh temporary one).")
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
+    sandbox: SandboxOption = None,
+) -> None:
+    """The whole platform in one go: a fresh ladder, the sample bots submitted, a
+    round-robin played in the sandbox, the ladder printed."""
+    if home is None:
+        home = Path(tempfile.mkdtemp(prefix="arena-demo-"))
+    elif home.exists() and any(home.iterdir()):
+        fail(f"--home {home} is not empty: the demo starts from a fresh data directory")
+    os.environ["ARENA_HOME"] = str(home)
+    os.environ["ARENA_DATABASE_URL"] = f"sqlite:///{home / 'arena.db'}"
+    out.print(f"data directory: {home}", markup=False)
+    with opened_store() as store:
+        token = store.add_user("demo")
+        backend = sandbox_for(sandbox)
+        try:
+            out.print(f"sandbox: {backend.name}", markup=False)
+            for bot in sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file()):
+                done = submit(
+                    store, data_dir(), backend, token=token, path=SAMPLE_BOTS / bot, name=bot
+                )
+                v = done.version
+                out.print(
+                    f"submitted {bot} v{v.number}: {v.status}"
+                    + (f" · {done.scheduled} matches scheduled" if done.scheduled else ""),
+                    markup=False,
+                )
+            run_with_progress(store, None, concurrency, backend)
+        finally:
+            backend.close()
+        print_standings(standings(store, find_tournament(store, LADDER)))
