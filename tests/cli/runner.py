@@ -30,13 +30,16 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def run_arena(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """``arena ARGS...``; never raises on a non-zero exit status (the tests check it)."""
+def run_arena(
+    *args: object, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``arena ARGS...``, with ``env``'s variables added to the environment; never raises on
+    a non-zero exit status (the tests check it)."""
     return subprocess.run(
         [str(arena_executable()), *(str(a) for a in args)],
         capture_output=True,
         encoding="utf-8",
-        env=_environment(),
+        env=_environment() | (env or {}),
         cwd=cwd,
         check=False,
     )
