@@ -21,7 +21,14 @@ from arena.engine import Observation, Phase, Rules, action_name
 from arena.limits import Limits
 
 from .faults import BotFault, CrashFault, IllegalFault, ProtocolFault, StartupFault, TimeoutFault
-from .protocol import AnswerError, RequestEncoder, bid_action, card_action
+from .protocol import (
+    BID_ANSWERS,
+    PLAY_ANSWERS,
+    AnswerError,
+    RequestEncoder,
+    bid_action,
+    card_action,
+)
 
 PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
 Reply = TypeVar("Reply")
@@ -111,10 +118,12 @@ class RemotePlayer:
         try:
             if obs.phase is Phase.BIDDING:
                 raw = self._call(self._bid, request, what="a bid")
-                action = bid_action(_parse(pb.BidResponse, raw).bid)
+                known = BID_ANSWERS.get(raw)
+                action = bid_action(_parse(pb.BidResponse, raw).bid) if known is None else known
             else:
                 raw = self._call(self._play, request, what="a play")
-                action = card_action(_parse(pb.PlayResponse, raw).card)
+                known = PLAY_ANSWERS.get(raw)
+                action = card_action(_parse(pb.PlayResponse, raw).card) if known is None else known
         except AnswerError as e:
             raise ProtocolFault(self.seat, self.label, str(e)) from None
         if action not in obs.legal_actions:
