@@ -92,6 +92,11 @@ _CARDS: dict[tuple[str, str | None], Card] = {
     for trump in (None, *SUITS)
 }
 
+# The same cards by trump, then by name: a deal's cards are then one lookup each.
+CARDS_BY_TRUMP: dict[str | None, dict[str, Card]] = {
+    trump: {name: _CARDS[name, trump] for name in ALL_CARDS} for trump in (None, *SUITS)
+}
+
 BidKind = Literal["pass", "number", "board"]
 
 

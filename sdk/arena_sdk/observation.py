@@ -6,13 +6,13 @@ nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
 from backalley.v1 import player_pb2 as pb
 
-from .cards import ALL_CARDS, Bid, Card
+from .cards import ALL_CARDS, CARDS_BY_TRUMP, Bid, Card
 
 SEATS = 4
 T = TypeVar("T")
@@ -96,6 +96,14 @@ def bid_from_pb(msg: pb.Bid) -> Bid:
     raise ValueError(f"unknown bid kind {msg.kind}")
 
 
+# The usual encodings of every bid, so that reading legal_bids is a lookup per bid.
+_BIDS_BY_PB: dict[tuple[int, int], Bid] = {
+    (pb.BID_KIND_PASS, 0): Bid.PASS,
+    (pb.BID_KIND_BOARD, 0): Bid.BOARD,
+    **{(pb.BID_KIND_NUMBER, n): Bid.number_of(n) for n in range(1, 13)},
+}
+
+
 class Observation:
     """One seat's view of the game at a decision. Seats 0-3 clockwise; teams {0,2}, {1,3}."""
 
@@ -105,6 +113,12 @@ class Observation:
 
     def _card(self, name: str) -> Card:
         return Card.parse(name, self.trump)
+
+    def _cards(self, names: Iterable[str]) -> tuple[Card, ...]:
+        try:
+            return tuple([CARDS_BY_TRUMP[self.trump][name] for name in names])
+        except KeyError:  # not a card: Card.parse says which, as it does one card at a time
+            return tuple(self._card(name) for name in names)
 
     def _trick(self, msg: pb.Trick) -> Trick:
         plays = tuple(Play(p.seat, self._card(p.card)) for p in msg.plays)
@@ -166,7 +180,7 @@ class Observation:
 
     @cached
     def hand(self) -> tuple[Card, ...]:
-        return tuple(self._card(c) for c in self._obs.hand)
+        return self._cards(self._obs.hand)
 
     @cached
     def turned(self) -> Card:
@@ -275,12 +289,15 @@ class Observation:
     @cached
     def legal_bids(self) -> tuple[Bid, ...]:
         """Empty unless this is a bid decision."""
-        return tuple(bid_from_pb(b) for b in self._request.legal_bids)
+        known = _BIDS_BY_PB.get
+        return tuple(
+            [known((b.kind, b.number)) or bid_from_pb(b) for b in self._request.legal_bids]
+        )
 
     @cached
     def legal_plays(self) -> tuple[Card, ...]:
         """Empty unless this is a play decision."""
-        return tuple(self._card(c) for c in self._request.legal_plays)
+        return self._cards(self._request.legal_plays)
 
     @property
     def is_bidding(self) -> bool:

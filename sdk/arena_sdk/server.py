@@ -10,15 +10,14 @@ import signal
 import sys
 import traceback
 from concurrent import futures
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import grpc
 from backalley.v1 import player_pb2 as pb
-from backalley.v1 import player_pb2_grpc as pb_grpc
 
 from . import __version__
 from .bot import Bot, DealResult, GameResult, Limits
-from .cards import Bid, Card, CardError
+from .cards import ALL_CARDS, Bid, Card, CardError
 from .observation import Observation, Play, Trick
 
 PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
@@ -37,6 +36,8 @@ def bid_to_pb(bid: Bid) -> pb.Bid:
 
 def checked_bid(answer: object, obs: Observation) -> Bid:
     legal = obs.legal_bids
+    if answer.__class__ is Bid and answer in legal:  # the usual answer: one of legal_bids
+        return answer
     bid: object = answer
     if isinstance(answer, str | int) and not isinstance(answer, bool):
         with contextlib.suppress(ValueError):
@@ -51,12 +52,15 @@ def checked_bid(answer: object, obs: Observation) -> Bid:
 
 
 def checked_card(answer: object, obs: Observation) -> Card:
+    legal = obs.legal_plays
+    if answer.__class__ is Card and answer in legal:  # the usual answer: one of legal_plays
+        return answer
     card: object = answer
     if isinstance(answer, str):
         with contextlib.suppress(CardError):
             card = Card.parse(answer, obs.trump)
-    if card not in obs.legal_plays:
-        allowed = " ".join(map(str, obs.legal_plays))
+    if card not in legal:
+        allowed = " ".join(map(str, legal))
         raise IllegalDecisionError(
             f"play() returned {answer!r}, not one of the legal plays: {allowed}"
         )
@@ -64,7 +68,26 @@ def checked_card(answer: object, obs: Observation) -> Card:
     return card
 
 
-class _Servicer(pb_grpc.PlayerServicer):
+# Every answer's reply, encoded once: a decision's reply is then a lookup.
+_PLAY_REPLIES = {name: pb.PlayResponse(card=name).SerializeToString() for name in ALL_CARDS}
+_BID_REPLIES = {
+    bid: pb.BidResponse(bid=bid_to_pb(bid)).SerializeToString()
+    for bid in (Bid.PASS, Bid.BOARD, *map(Bid.number_of, range(1, 13)))
+}
+
+
+def bid_reply(bid: Bid) -> bytes:
+    """The BidResponse for ``bid``, encoded."""
+    reply = _BID_REPLIES.get(bid)
+    return pb.BidResponse(bid=bid_to_pb(bid)).SerializeToString() if reply is None else reply
+
+
+def play_reply(card: Card) -> bytes:
+    """The PlayResponse for ``card``, encoded."""
+    return _PLAY_REPLIES[card.name]
+
+
+class _Servicer:
     """Turns protocol calls into calls on the bot, one at a time."""
 
     def __init__(self, bot: Bot) -> None:
@@ -95,17 +118,18 @@ class _Servicer(pb_grpc.PlayerServicer):
             wants_notifications=self.notify,
         )
 
-    def Bid(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> pb.BidResponse:
+    # Bid and Play answer encoded replies (see _method_handlers), made by lookup.
+    def Bid(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> bytes:
         obs = Observation(request)
         try:
-            return pb.BidResponse(bid=bid_to_pb(checked_bid(self.bot.bid(obs), obs)))
+            return bid_reply(checked_bid(self.bot.bid(obs), obs))
         except Exception as e:
             self._fail(context, e)
 
-    def Play(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> pb.PlayResponse:
+    def Play(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> bytes:
         obs = Observation(request)
         try:
-            return pb.PlayResponse(card=checked_card(self.bot.play(obs), obs).name)
+            return play_reply(checked_card(self.bot.play(obs), obs))
         except Exception as e:
             self._fail(context, e)
 
@@ -134,6 +158,25 @@ class _Servicer(pb_grpc.PlayerServicer):
         return pb.NotifyResponse()
 
 
+_SERVICE = "backalley.v1.Player"
+
+
+def _method_handlers(servicer: _Servicer) -> dict[str, grpc.RpcMethodHandler[Any, Any]]:
+    """The Player service, as the generated ``add_PlayerServicer_to_server`` makes it but for
+    Bid and Play, whose handlers return their reply already encoded."""
+    decision = pb.DecisionRequest.FromString
+    return {
+        "Hello": grpc.unary_unary_rpc_method_handler(
+            servicer.Hello, pb.HelloRequest.FromString, pb.HelloResponse.SerializeToString
+        ),
+        "Bid": grpc.unary_unary_rpc_method_handler(servicer.Bid, decision),
+        "Play": grpc.unary_unary_rpc_method_handler(servicer.Play, decision),
+        "Notify": grpc.unary_unary_rpc_method_handler(
+            servicer.Notify, pb.Notification.FromString, pb.NotifyResponse.SerializeToString
+        ),
+    }
+
+
 def _address(argv: list[str] | None) -> str:
     parser = argparse.ArgumentParser(description="Serve this bot to the Back Alley referee.")
     where = parser.add_mutually_exclusive_group()
@@ -160,7 +203,7 @@ def run(bot: Bot, argv: list[str] | None = None) -> None:
     address = _address(argv)
     # One worker: the bot's methods are never called concurrently.
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
-    pb_grpc.add_PlayerServicer_to_server(_Servicer(bot), server)
+    server.add_registered_method_handlers(_SERVICE, _method_handlers(_Servicer(bot)))
     try:
         port = server.add_insecure_port(address)
     except RuntimeError:  # grpcio raises where older versions returned 0
