@@ -7,10 +7,12 @@ What is measured, in one run, over the same transport (a Unix socket to a separa
   ``arena.sandbox.start_process``. Real positions: games are played with the engine, and at
   each decision the seat to move's observation is sent (one bot answers for every seat: the
   observation carries the seat) and its answer applied. The timed span is the ``choose`` call
-  only: the request's conversion, serialization, the call, the SDK's ``Observation`` and answer
-  check, the answer's conversion and the referee's legality check.
-* ``echo``: a bare gRPC echo: a generic unary handler that returns the request's bytes, served
-  like the SDK serves (``grpc.server`` with a one-worker thread pool), and called through
+  only: the request's encoding, the call, the SDK's parse, ``Observation``, answer check and
+  reply, the referee's reading of the answer and its legality check.
+* ``echo``: a bare gRPC echo: a unary handler that returns the request's bytes, served like
+  the SDK serves (``grpc.server`` with a one-worker thread pool, a registered method; no
+  (de)serializers: the SDK's parse of a request is protocol work, and its Bid and Play too
+  reply with bytes), called through
   ``channel.unary_unary`` with no (identity) serializers and the ``timeout=`` style of
   ``RemotePlayer``. Its payloads have the exact serialized sizes of the DecisionRequests of the
   decision side, in the same sequence, and between calls the engine steps a game (untimed)
@@ -41,13 +43,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import grpc
+from backalley.v1 import player_pb2 as pb
 
 from arena.engine import GameState, Observation, Rules, observe
 from arena.limits import Limits
 from arena.referee import BotFault, RemotePlayer
-from arena.referee.protocol import decision_request
+from arena.referee.protocol import RequestEncoder, decision_request
 from arena.sandbox import BotProcess, start_process
 
 TRIVIAL_BOT = '''\
@@ -88,9 +92,7 @@ def echo(request, context):
 
 server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
 handler = grpc.unary_unary_rpc_method_handler(echo)  # no (de)serializers: raw bytes
-server.add_generic_rpc_handlers(
-    (grpc.method_handlers_generic_handler({ECHO_SERVICE!r}, {{"Echo": handler}}),)
-)
+server.add_registered_method_handlers({ECHO_SERVICE!r}, {{"Echo": handler}})
 if server.add_insecure_port("unix:" + sys.argv[1]) == 0:
     raise SystemExit("error: cannot serve on " + sys.argv[1])
 server.start()
@@ -253,14 +255,19 @@ def _log_tail(path: Path) -> str:
 
 
 def breakdown(
-    seed: int, count: int, time_left_ms: int, repeats: int = 5
+    seed: int, count: int, time_left_ms: int, repeats: int = 7
 ) -> list[tuple[str, float]]:
-    """In-process cost of each protocol step (µs per decision, median of ``repeats`` passes)
-    on the first ``count`` decisions. A tight loop: warm caches, no gRPC, so in situ (between
-    gRPC calls, with the engine running in between) each step costs more, up to twice."""
-    from arena_sdk import Observation as SdkObservation
-    from arena_sdk.server import bid_to_pb, checked_bid, checked_card
-    from backalley.v1 import player_pb2 as pb
+    """In-process cost of each protocol step, in µs per decision over the first ``count``
+    decisions (the fastest of ``repeats`` passes: the machine is shared, and other work only
+    slows a pass): the referee's encoding, the bot's parse and handler (the SDK's own code,
+    the trivial bot inside), and all of ``choose`` with that bot called in-process instead of
+    over gRPC. A tight loop, caches warm: in situ (between gRPC calls, the engine and other
+    processes running in between) each step was measured at two to three times as much."""
+    from arena_sdk.server import _Servicer
+
+    bot_module: dict[str, object] = {"__name__": "trivial_bot"}
+    exec(TRIVIAL_BOT, bot_module)
+    servicer = _Servicer(bot_module["FirstLegal"]())  # type: ignore[operator]
 
     positions = Positions(seed)
     observations = []
@@ -268,38 +275,53 @@ def breakdown(
         obs = positions.next()
         observations.append(obs)
         positions.apply(obs.legal_actions[0])
-    requests = [decision_request(obs, time_left_ms) for obs in observations]
-    wire = [request.SerializeToString() for request in requests]
+    sender = RequestEncoder()
+    wire = [sender.encode(obs, time_left_ms) for obs in observations]
+    requests = [pb.DecisionRequest.FromString(raw) for raw in wire]
 
-    def answer(request: pb.DecisionRequest) -> bytes:
-        obs = SdkObservation(request)
+    def handle(request: pb.DecisionRequest) -> bytes:
         if request.legal_bids:
-            bid = checked_bid(obs.legal_bids[0], obs)
-            return pb.BidResponse(bid=bid_to_pb(bid)).SerializeToString()
-        return pb.PlayResponse(card=checked_card(obs.legal_plays[0], obs).name).SerializeToString()
+            return servicer.Bid(request, None)  # type: ignore[arg-type]  # no context: no fault
+        return servicer.Play(request, None)  # type: ignore[arg-type]
 
-    def legal(request: pb.DecisionRequest) -> object:
-        obs = SdkObservation(request)
-        return obs.legal_bids if request.legal_bids else obs.legal_plays
-
+    channel = cast(grpc.Channel, InProcessChannel(handle))
+    # Each pass starts afresh: no deal cached in the encoder.
+    encoder = [RequestEncoder()]
+    player = [RemotePlayer(0, channel, Limits(), "bench/in-process")]
     steps: list[tuple[str, Callable[[int], object]]] = [
-        ("referee decision_request()", lambda i: decision_request(observations[i], time_left_ms)),
-        ("referee SerializeToString()", lambda i: requests[i].SerializeToString()),
+        (
+            "referee RequestEncoder.encode()",
+            lambda i: encoder[0].encode(observations[i], time_left_ms),
+        ),
         ("bot DecisionRequest.FromString()", lambda i: pb.DecisionRequest.FromString(wire[i])),
-        ("bot Observation() + legal_bids/plays", lambda i: legal(requests[i])),
-        ("bot all of the handler + reply bytes", lambda i: answer(requests[i])),
+        ("bot handler: Observation, bot, check, reply", lambda i: handle(requests[i])),
+        ("all of choose(), the bot in-process", lambda i: player[0].choose(observations[i])),
     ]
     clock = time.perf_counter_ns
     out = []
     for name, step in steps:
         passes = []
         for _ in range(repeats):
+            encoder[0] = RequestEncoder()
+            player[0] = RemotePlayer(0, channel, Limits(), "bench/in-process")
             start = clock()
             for i in range(count):
                 step(i)
             passes.append((clock() - start) / count / 1000)
-        out.append((name, statistics.median(passes)))
+        out.append((name, min(passes)))
     return out
+
+
+class InProcessChannel:
+    """Just enough of a ``grpc.Channel`` for ``RemotePlayer.choose``: each call is the
+    bot's handler on the parsed request, as the SDK's server would run it."""
+
+    def __init__(self, handle: Callable[[pb.DecisionRequest], bytes]) -> None:
+        self.handle = handle
+
+    def unary_unary(self, method: str, **_: object) -> Callable[..., bytes]:
+        parse = pb.DecisionRequest.FromString
+        return lambda request, timeout=None: self.handle(parse(request))
 
 
 # ---------------------------------------------------------------------- report
@@ -441,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print("in-process, per decision (tight loop, no gRPC):")
         for name, us in breakdown(args.seed, min(len(sizes), 5000), limits.bank_ms):
-            print(f"  {name:<40} {us:7.1f} µs")
+            print(f"  {name:<44} {us:7.1f} µs")
     print(f"ratio={medians['decision'] / medians['echo']:.2f}")
     return 0
 
