@@ -93,8 +93,10 @@ class Table:
     scratch: tempfile.TemporaryDirectory[str]
 
     def stop(self) -> None:
-        for bot in self.running:
-            bot.stop()
+        """Stop the four bots at once: stopping a container takes a moment; four, the same."""
+        with ThreadPoolExecutor(max(1, len(self.running)), thread_name_prefix="arena-stop") as pool:
+            for done in [pool.submit(bot.stop) for bot in self.running]:
+                done.result()
 
 
 @dataclass
@@ -148,7 +150,7 @@ def referee_table(
             started = table.running[seat].started_at
             deadline = max(started + limits.startup_ms / 1000, time.monotonic() + 1.0)
             try:
-                player.hello(seed * 4 + seat, rules, deadline)
+                player.hello(bot_seed(seed, seat), rules, deadline)
             except BotFault as fault:
                 forfeit = Forfeit(fault.seat, fault.reason, fault.detail)
                 outcome = GameOutcome(GameState.new(seed, rules), forfeit)
@@ -158,14 +160,23 @@ def referee_table(
                 players, seed, rules, record_legal=settings.record_legal, on_deal=on_deal
             )
     finally:
-        for channel in channels:
-            channel.close()
-        table.stop()
+        # The bots first: closing a channel whose peer is still up can wait for gRPC's
+        # connectivity poll (up to 0.2 s each); a dead peer ends it at once.
+        try:
+            table.stop()
+        finally:
+            for channel in channels:
+                channel.close()
     try:
         logs = _keep_logs(table, settings, log_prefix)
     finally:
         table.scratch.cleanup()
     return PlayedGame(seed, table.bots, outcome, players, logs)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """What seeds a bot's ``self.rng``: its game and seat, folded into the protocol's 64 bits."""
+    return (seed * 4 + seat) % (1 << 64)
 
 
 def play_game(
