@@ -10,7 +10,9 @@ open files and file size (which caps the log). Nothing else of the host is mount
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import socket
 import threading
 import time
 import uuid
@@ -33,6 +35,7 @@ from .errors import SandboxError
 BOT_USER = "65534:65534"  # nobody: owns nothing on the host or in the image
 RUN_DIR = "/run/arena"  # the shared directory inside the container
 SESSION_LABEL = "arena.sandbox.session"
+OWNER_LABEL = "arena.sandbox.owner"  # host:pid of the platform process that started it
 _ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
 
 
@@ -92,6 +95,8 @@ class DockerSandbox:
         except _ENGINE_ERRORS as e:
             raise SandboxError(f"the Docker engine failed to look up {image}: {e}") from None
         self.session = uuid.uuid4().hex[:12]
+        self.owner = f"{socket.gethostname()}:{os.getpid()}"
+        remove_orphans(self.client)
         self._count = 0
         self._lock = threading.Lock()
         # Removing a container takes a while; the next game need not wait for it.
@@ -118,7 +123,7 @@ class DockerSandbox:
                 self.image,
                 ["sh", "-c", f"exec python3 bot.py >>{RUN_DIR}/{LOG_NAME} 2>&1"],
                 name=name,
-                labels={SESSION_LABEL: self.session},
+                labels={SESSION_LABEL: self.session, OWNER_LABEL: self.owner},
                 detach=True,
                 user=BOT_USER,
                 working_dir="/bot",
@@ -187,6 +192,27 @@ def _readable_by_all(top: Path) -> None:
 
 def _ulimit(name: str, value: int) -> docker.types.Ulimit:
     return docker.types.Ulimit(name=name, soft=value, hard=value)
+
+
+def remove_orphans(client: docker.DockerClient) -> None:
+    """Remove bot containers whose platform process on this host is gone (killed, say)."""
+    host = socket.gethostname()
+    with contextlib.suppress(*_ENGINE_ERRORS):
+        for container in client.containers.list(all=True, filters={"label": OWNER_LABEL}):
+            owner_host, _, pid = container.labels.get(OWNER_LABEL, "").rpartition(":")
+            if owner_host == host and pid.isdigit() and not _alive(int(pid)):
+                with contextlib.suppress(*_ENGINE_ERRORS):
+                    container.remove(force=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def leftover_containers(client: docker.DockerClient) -> list[Container]:

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,7 +90,11 @@ class BotProcess:
 
 @dataclass
 class ProcessSandbox:
-    """``confined=False`` is the ``none`` backend, ``True`` the ``process`` backend."""
+    """``confined=False`` is the ``none`` backend, ``True`` the ``process`` backend.
+
+    Bots are started from one long-lived thread with a parent-death signal (``setpriv
+    --pdeathsig``), so if the platform itself is killed its bots die with it.
+    """
 
     confined: bool = True
     python: str | None = None  # the interpreter that runs bot.py (default: this one)
@@ -97,6 +102,8 @@ class ProcessSandbox:
 
     def __post_init__(self) -> None:
         self.name = "process" if self.confined else "none"
+        # The parent-death signal fires when the *thread* that started the child ends.
+        self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
 
     @property
     def isolated(self) -> bool:
@@ -118,9 +125,12 @@ class ProcessSandbox:
             "HOME": str(workdir),
             "TMPDIR": str(workdir),
         }
-        with open(log_path, "wb") as log:
-            try:
-                proc = subprocess.Popen(
+        if shutil.which("setpriv"):
+            command = ["setpriv", "--pdeathsig", "KILL", "--", *command]
+
+        def spawn() -> subprocess.Popen[bytes]:
+            with open(log_path, "wb") as log:
+                return subprocess.Popen(
                     command,
                     cwd=bot_dir,
                     env=env,
@@ -129,12 +139,15 @@ class ProcessSandbox:
                     stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )
-            except OSError as e:
-                raise SandboxError(f"cannot start {command[0]}: {e.strerror}") from None
+
+        try:
+            proc = self._spawner.submit(spawn).result()
+        except OSError as e:
+            raise SandboxError(f"cannot start {command[0]}: {e.strerror}") from None
         return BotProcess(proc, socket_path, log_path)
 
     def close(self) -> None:
-        pass
+        self._spawner.shutdown(wait=True)
 
 
 def start_process(bot_dir: Path, workdir: Path, python: str | None = None) -> BotProcess:

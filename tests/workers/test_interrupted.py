@@ -74,6 +74,31 @@ def results(name: str) -> list[tuple[int, int | None, int | None, int | None, st
         store.close()
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (from /proc: the children of each of its threads)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for task in Path(f"/proc/{todo.pop()}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def test_one_and_three_workers_give_identical_ratings(ladder_home: Path) -> None:
     create("one")
     create("three")
@@ -106,8 +131,14 @@ def test_a_killed_worker_loses_and_doubles_nothing(ladder_home: Path) -> None:
         time.sleep(0.2)
     else:
         pytest.fail(f"the worker never got going: {results('killed')}")
-    os.killpg(victim.pid, signal.SIGKILL)  # the worker and every bot it started
+    bots = descendants(victim.pid)
+    assert bots, "a playing worker has bot processes"
+    os.kill(victim.pid, signal.SIGKILL)
     victim.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in bots if alive(pid)], "bots outlived their killed worker"
     interrupted = [status for *_, status in results("killed")]
     assert MatchStatus.RUNNING in interrupted
 
