@@ -29,6 +29,8 @@ import docker
 import docker.errors
 import requests.exceptions
 
+from arena.home import arena_home
+
 from .errors import SandboxError
 
 # Bump when the build changes in a way the inputs below do not show.
@@ -84,12 +86,6 @@ _IGNORED_DIRS = ("__pycache__",)
 _IGNORED_SUFFIXES = (".egg-info", ".pyc", ".pyo")
 
 Progress = Callable[[str], None]
-
-
-def arena_home() -> Path:
-    """``$ARENA_HOME``, else ``~/.arena``."""
-    home = os.environ.get("ARENA_HOME")
-    return Path(home) if home else Path.home() / ".arena"
 
 
 def default_sdk_dir() -> Path:

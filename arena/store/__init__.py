@@ -2,7 +2,9 @@
 ratings. SQLite by default (``$ARENA_HOME/arena.db``), PostgreSQL by ``ARENA_DATABASE_URL``.
 """
 
-from .db import arena_home, database_url, open_store
+from arena.home import arena_home
+
+from .db import database_url, open_store
 from .errors import AuthError, NameTaken, NotFound, StoreError, Unavailable
 from .models import (
     Bot,

@@ -12,18 +12,14 @@ from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from arena.home import arena_home
+
 from .errors import StoreError, Unavailable
 from .migrate import upgrade_to_head
 from .store import Store
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 CONNECT_TIMEOUT_S = 5
-
-
-def arena_home() -> Path:
-    """``$ARENA_HOME``, else ``~/.arena``: archives, replays, logs and the SQLite database."""
-    home = os.environ.get("ARENA_HOME")
-    return Path(home).expanduser() if home else Path.home() / ".arena"
 
 
 def database_url() -> str:
