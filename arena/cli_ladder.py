@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -90,6 +91,15 @@ def token_of(token: str | None) -> str:
     return token
 
 
+def print_table(table: Table) -> None:
+    """A table at the terminal's width; piped, at least 140 columns (not rich's 80, which
+    would wrap its cells; ``print(width=...)`` can only narrow a console)."""
+    if out.is_terminal:
+        out.print(table)
+    else:
+        Console(highlight=False, width=max(out.width, 140)).print(table)
+
+
 def version_label(store: Store, version_id: int) -> str:
     version = store.version(version_id)
     return f"{store.bot_by_id(version.bot_id).name} v{version.number}"
@@ -124,7 +134,9 @@ def submit_command(
             backend.close()
         version = done.version
         label = f"{name} v{version.number}"
-        if not done.new:
+        if not done.new and version.status == "rejected":
+            fail(f"{label}: already submitted and rejected: {version.reason}")
+        elif not done.new:
             out.print(f"{label}: already submitted ({version.status})", markup=False)
         elif version.status == "rejected":
             fail(f"{label} rejected: {version.reason}")
@@ -143,7 +155,7 @@ def bots_command() -> None:
                     bot.name, str(version.number), version.status,
                     version.reason or "", version.content_hash[:12],
                 )  # fmt: skip
-        out.print(table, width=max(out.width, 140))
+        print_table(table)
 
 
 # ---------------------------------------------------------------------- the ladder
@@ -185,7 +197,7 @@ def print_standings(rows: list[Standing]) -> None:
             f"{row.fit_elo:.0f}", f"{row.ci95[0]:.0f}..{row.ci95[1]:.0f}", str(row.games),
             f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
         )  # fmt: skip
-    out.print(table, width=max(out.width, 140))
+    print_table(table)
 
 
 @app.command("matches")
@@ -211,7 +223,7 @@ def matches_command(
                 team_label(store, b, d), m.status, points,
                 "" if m.status != MatchStatus.DONE else _winner(m), note,
             )  # fmt: skip
-        out.print(table, width=max(out.width, 140))
+        print_table(table)
 
 
 def team_label(store: Store, a: int, c: int) -> str:

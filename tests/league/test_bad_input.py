@@ -1,0 +1,192 @@
+"""Bad input to the ladder's commands: each is one ``error:`` line, exit status 2, and nothing
+half-written: every row of the store and every file under ARENA_HOME as they were, and
+nothing left in the commands' TMPDIR. A bot that faults in its validation game is the one
+exception, as the issue says: it is kept as a *rejected* version, with the fault."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from arena.store import VersionStatus
+from tests.cli.runner import error_line
+
+from .conftest import Arena, bot_copy, make_arena, table_rows
+
+CRASH_ON_FIRST_PLAY = """\
+import os
+from arena_sdk import Bot, run
+
+class Crashy(Bot):
+    def bid(self, obs):
+        return obs.legal_bids[0]
+
+    def play(self, obs):
+        os._exit(3)
+
+if __name__ == "__main__":
+    run(Crashy())
+"""
+
+
+class Seeded:
+    """A ladder with two users' bots and a queued match: alice's random, bob's heuristic."""
+
+    def __init__(self, arena: Arena, tmp_path: Path) -> None:
+        with arena.store() as store:
+            self.alice = store.add_user("alice")
+            self.bob = store.add_user("bob")
+        self.random = bot_copy("random", tmp_path / "random")
+        arena.seed(self.alice, "random", self.random)
+        arena.seed(self.bob, "heuristic", bot_copy("heuristic", tmp_path / "heuristic"))
+        self.arena = arena
+        self.rows = arena.rows()
+        self.files = arena.files()
+        assert len(self.rows["matches"]) == 1 and len(self.files) > 2
+
+    def refused(self, result: subprocess.CompletedProcess[str]) -> str:
+        """The one error line; and nothing written."""
+        assert result.returncode == 2, (result.returncode, result.stdout, result.stderr)
+        line = error_line(result)
+        assert result.stdout == ""
+        assert self.arena.rows() == self.rows
+        assert self.arena.files() == self.files
+        assert self.arena.leftovers() == []
+        return line
+
+
+@pytest.fixture
+def seeded(arena: Arena, tmp_path: Path) -> Seeded:
+    return Seeded(arena, tmp_path)
+
+
+def test_a_wrong_token(seeded: Seeded, tmp_path: Path) -> None:
+    arena = seeded.arena
+    new = bot_copy("random", tmp_path / "new", "new")
+    assert seeded.refused(arena.submit(new, "new", "not-a-token")) == "error: wrong token"
+    from_env = arena.run("submit", new, "--name", "new", env={"ARENA_TOKEN": "nope"})
+    assert seeded.refused(from_env) == "error: wrong token"
+    assert seeded.refused(arena.run("submit", new, "--name", "new")) == (
+        "error: no token: pass --token or set ARENA_TOKEN (arena user add NAME prints one)"
+    )
+
+
+def test_a_name_taken_by_another_user(seeded: Seeded, tmp_path: Path) -> None:
+    arena = seeded.arena
+    for code in (seeded.random, bot_copy("random", tmp_path / "mine", "bob's")):
+        line = seeded.refused(arena.submit(code, "random", seeded.bob))
+        assert line == "error: bot name 'random' belongs to another user"
+    assert seeded.refused(arena.run("user", "add", "alice")) == "error: user name 'alice' is taken"
+
+
+def test_an_oversized_submission(seeded: Seeded, tmp_path: Path) -> None:
+    big = bot_copy("random", tmp_path / "big", "big")
+    (big / "weights.bin").write_bytes(os.urandom(10 * (1 << 20) + 300_000))
+    archive = tmp_path / "big.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as zf:
+        for path in sorted(big.iterdir()):
+            zf.write(path, path.name)
+    assert archive.stat().st_size > 10 * (1 << 20)
+    for submitted in (archive, big):
+        line = seeded.refused(seeded.arena.submit(submitted, "big", seeded.alice))
+        assert re.fullmatch(
+            rf"error: {submitted.name}: 10\.[0-9] MiB is over the 10 MiB limit", line
+        ), line
+
+
+def test_an_unsafe_archive(seeded: Seeded, tmp_path: Path) -> None:
+    bot = (seeded.random / "bot.py").read_bytes()
+    escape = b"print('out of the box')\n"
+    evil_tar = tmp_path / "evil.tar.gz"
+    with tarfile.open(evil_tar, "w:gz") as tf:
+        for name, data in (("bot.py", bot), ("../escape.py", escape)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    evil_zip = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil_zip, "w") as zf:
+        zf.writestr("bot.py", bot)
+        zf.writestr("../escape.py", escape)
+    for archive in (evil_tar, evil_zip):
+        line = seeded.refused(seeded.arena.submit(archive, "evil", seeded.alice))
+        assert line == f"error: {archive.name}: member '../escape.py' escapes the archive's root"
+    assert not [p for p in tmp_path.rglob("escape.py")]
+
+
+def test_a_bot_that_fails_validation(seeded: Seeded, tmp_path: Path) -> None:
+    arena = seeded.arena
+    crashy = tmp_path / "crashy"
+    crashy.mkdir()
+    (crashy / "bot.py").write_text(CRASH_ON_FIRST_PLAY)
+    result = arena.submit(crashy, "crashy", seeded.alice)
+    assert result.returncode == 2 and result.stdout == ""
+    line = error_line(result)
+    assert line.startswith("error: crashy v1 rejected: validation game: crash: exit status 3")
+
+    # Kept, as a rejected version with its fault: one bot, one version, its code; no more.
+    rows, files = arena.rows(), arena.files()
+    with arena.store() as store:
+        (version,) = store.versions("crashy")
+        entries = [e.bot.name for e in store.active_entries()]
+    assert version.status == VersionStatus.REJECTED
+    assert version.reason is not None and line.endswith(version.reason)
+    assert version.reason.startswith("validation game: crash: exit status 3")
+    assert {t: len(r) for t, r in rows.items()} == {
+        t: len(r) + (t in ("bots", "bot_versions")) for t, r in seeded.rows.items()
+    }
+    assert files - seeded.files == {
+        version.archive_path,
+        f"{version.archive_path}/bot.py",
+    }
+    assert arena.leftovers() == []
+    # ... shown by `arena bots`, and never on the ladder.
+    assert ["crashy", "1", "rejected", version.reason] in [
+        row[:4] for row in table_rows(arena.ok("bots").stdout)
+    ]
+    assert entries == ["heuristic", "random"]
+    assert rows["matches"] == seeded.rows["matches"]
+
+    # The same code again: refused again, with the fault, and still nothing new.
+    again = arena.submit(crashy, "crashy", seeded.alice)
+    reason = version.reason
+    assert again.returncode == 2
+    assert error_line(again) == f"error: crashy v1: already submitted and rejected: {reason}"
+    assert arena.rows() == rows and arena.files() == files
+
+
+def test_an_unknown_match(seeded: Seeded) -> None:
+    arena = seeded.arena
+    for command in (("replay", 999), ("logs", 999, "random")):
+        assert seeded.refused(arena.run(*command)) == "error: unknown match 999"
+    with arena.store() as store:
+        (queued,) = store.matches(store.tournament("ladder").id)  # type: ignore[arg-type]
+    line = seeded.refused(arena.run("replay", queued.id))
+    assert line == f"error: match {queued.id} has no result yet (it is queued)"
+    assert seeded.refused(arena.run("matches", "--tournament", "cup")) == (
+        "error: unknown tournament 'cup'"
+    )
+
+
+def test_a_database_that_does_not_answer(tmp_path: Path) -> None:
+    arena = make_arena(tmp_path, "postgresql://arena:secret@127.0.0.1:1/x")
+    bot = bot_copy("random", tmp_path / "random")
+    for command in (
+        ("bots",),
+        ("user", "add", "alice"),
+        ("submit", bot, "--name", "random", "--token", "t0ken"),
+    ):
+        result = arena.run(*command)
+        assert result.returncode == 2, (command, result.stderr)
+        line = error_line(result)
+        assert line.startswith(
+            "error: database postgresql://arena:***@127.0.0.1:1/x does not answer: "
+        ), line
+        assert "secret" not in result.stderr + result.stdout
+    assert arena.files() == set() and arena.leftovers() == []
