@@ -62,8 +62,14 @@ def submit(
         if digest in known and known[digest].status != VersionStatus.PENDING:
             return Submitted(known[digest], new=False, scheduled=0)
         fault = validate(bot_dir, sandbox, limits)
+        stored_before = data.path(f"code/{digest}").is_dir()
         digest, relpath = data.store_code(bot_dir)
-    version = store.add_version(user, name, digest, relpath)
+    try:
+        version = store.add_version(user, name, digest, relpath)
+    except BaseException:  # e.g. the name was taken meanwhile: leave no orphan files
+        if not stored_before:
+            data.remove_code(relpath)
+        raise
     version_id = version.id
     assert version_id is not None
     if fault is not None:
