@@ -13,6 +13,7 @@ Run from the repository root: ``python bench/strength.py [--pairs N] [--concurre
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 
 from arena.play import GameSettings, pair_difference, play_many, resolve_bot, summarize
@@ -28,13 +29,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1000, help="first seed")
     args = parser.parse_args(argv)
     for strong, weak in COMPARISONS:
-        bots = [resolve_bot(b) for b in (strong, weak, strong, weak)]
-        seeds = range(args.seed, args.seed + args.pairs)
-        start = time.monotonic()
-        games = play_many(
-            bots, seeds, ProcessSandbox(confined=False), duplicate=True,
-            concurrency=args.concurrency, settings=GameSettings(),
-        )  # fmt: skip
+        with contextlib.ExitStack() as unpacked:
+            bots = [resolve_bot(b, unpacked) for b in (strong, weak, strong, weak)]
+            seeds = range(args.seed, args.seed + args.pairs)
+            start = time.monotonic()
+            sandbox = ProcessSandbox(confined=False)
+            try:
+                games = play_many(
+                    bots, seeds, sandbox, duplicate=True,
+                    concurrency=args.concurrency, settings=GameSettings(),
+                )  # fmt: skip
+            finally:
+                sandbox.close()
         forfeits = [g for g in games if g.outcome.forfeit is not None]
         pairs = [pair_difference(a, b) for a, b in zip(games[::2], games[1::2], strict=True)]
         s = summarize(pairs)
