@@ -44,25 +44,8 @@ from arena.play import BotSpec, GameSettings, play_many, start_table
 from arena.referee import BotFault, RemotePlayer
 from arena.sandbox import Sandbox, SandboxError, namespace_prefix, open_sandbox
 
-TRIVIAL_BOT = '''\
-"""The cheapest legal bot: the first legal option, always."""
-
-from arena_sdk import Bid, Bot, Card, Observation, run
-
-
-class FirstLegal(Bot):
-    name = "first-legal"
-
-    def bid(self, obs: Observation) -> Bid:
-        return obs.legal_bids[0]
-
-    def play(self, obs: Observation) -> Card:
-        return obs.legal_plays[0]
-
-
-if __name__ == "__main__":
-    run(FirstLegal())
-'''
+# The cheapest legal bot (first legal option), a real submission beside the benchmarks.
+TRIVIAL_BOT = (Path(__file__).resolve().parent / "first_legal" / "bot.py").read_text()
 
 BACKENDS = ("docker", "process")
 # The default limits but a longer start-up: a bench measures, it does not referee, and four

@@ -54,25 +54,8 @@ from arena.referee import BotFault, RemotePlayer
 from arena.referee.protocol import RequestEncoder, decision_request
 from arena.sandbox import BotProcess, start_process
 
-TRIVIAL_BOT = '''\
-"""The cheapest legal bot: the first legal option, always."""
-
-from arena_sdk import Bid, Bot, Card, Observation, run
-
-
-class FirstLegal(Bot):
-    name = "first-legal"
-
-    def bid(self, obs: Observation) -> Bid:
-        return obs.legal_bids[0]
-
-    def play(self, obs: Observation) -> Card:
-        return obs.legal_plays[0]
-
-
-if __name__ == "__main__":
-    run(FirstLegal())
-'''
+# The cheapest legal bot (first legal option), a real submission beside the benchmarks.
+TRIVIAL_BOT = (Path(__file__).resolve().parent / "first_legal" / "bot.py").read_text()
 
 ECHO_SERVICE = "bench.Echo"
 ECHO_METHOD = f"/{ECHO_SERVICE}/Echo"
