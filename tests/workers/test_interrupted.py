@@ -131,7 +131,10 @@ def test_a_killed_worker_loses_and_doubles_nothing(ladder_home: Path) -> None:
         time.sleep(0.2)
     else:
         pytest.fail(f"the worker never got going: {results('killed')}")
-    bots = descendants(victim.pid)
+    bots: set[int] = set()
+    while not bots and time.monotonic() < deadline:  # between two games it has none
+        bots = descendants(victim.pid)
+        time.sleep(0.05)
     assert bots, "a playing worker has bot processes"
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait()
