@@ -74,6 +74,26 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def sandbox_for(
+    kind: str | None, *, python: str | None = None, image: str | None = None
+) -> Sandbox:
+    """The sandbox asked for, else docker where an engine answers (process, said aloud, if
+    none does); ``SandboxError`` names what is missing."""
+    if kind is None:
+        warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
+        kind = "process" if python else default_kind(warn)
+    return open_sandbox(kind, python=python, image=image)
+
+
+def seed_or_random(seed: int | None) -> int:
+    """``--seed`` as given (it must be >= 0), or a fresh random one."""
+    if seed is None:
+        return random.randrange(2**31)
+    if seed < 0:
+        fail(f"--seed must be >= 0, got {seed}")
+    return seed
+
+
 def check_writable(path: Path) -> None:
     """Fail before any work is done if ``path`` cannot take a file."""
     if path.is_dir():
@@ -130,10 +150,7 @@ def play(
         if not single:
             fail("--replay records one game; leave out --games and --duplicate")
         check_writable(replay)
-    if seed is None:
-        seed = random.randrange(2**31)
-    elif seed < 0:
-        fail(f"--seed must be >= 0, got {seed}")
+    seed = seed_or_random(seed)
     try:
         rules = Rules(max_redeals=max_redeals)
         limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
@@ -144,12 +161,10 @@ def play(
     if logs is None and replay is not None:
         logs = replay.with_name(f"{replay.stem}.logs")
     settings = GameSettings(rules, limits, record_legal, logs)
-    warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
-    kind = sandbox or ("process" if bot_python else default_kind(warn))
     with contextlib.ExitStack() as unpacked:
         try:
             specs = [resolve_bot(b, unpacked) for b in bots]
-            backend = open_sandbox(kind, python=bot_python, image=image)
+            backend = sandbox_for(sandbox, python=bot_python, image=image)
         except (ValueError, SandboxError) as e:
             fail(str(e))
         try:

@@ -32,17 +32,16 @@ from __future__ import annotations
 
 import contextlib
 import math
-import random
 from typing import Annotated
 
 import typer
 
-from .cli import app, err, fail, out
+from .cli import app, fail, out, sandbox_for, seed_or_random
 from .ladder import pair_score
 from .ladder.sprt import PAIR, PENTANOMIAL, Sprt, Verdict
 from .limits import Limits
 from .play import BotSpec, GameSettings, PlayedGame, pair_difference, play_many, resolve_bot
-from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
+from .sandbox import Sandbox, SandboxError
 
 
 @app.command()
@@ -80,21 +79,16 @@ def compare(
         fail(f"--alpha + --beta must be below 1, got {alpha + beta:g}")
     if max_pairs < 1 or concurrency < 1:
         fail("--max-pairs and --concurrency must be >= 1")
-    if seed is None:
-        seed = random.randrange(2**31)
-    elif seed < 0:
-        fail(f"--seed must be >= 0, got {seed}")
+    seed = seed_or_random(seed)
     try:
         limits = Limits(move_ms=move_ms)
     except ValueError as e:
         fail(str(e))
     sprt = Sprt(elo0, elo1, alpha, beta, PENTANOMIAL if pentanomial else PAIR)
-    warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
-    kind = sandbox or default_kind(warn)
     with contextlib.ExitStack() as unpacked:
         try:
             specs = (resolve_bot(a, unpacked), resolve_bot(b, unpacked))
-            backend = open_sandbox(kind)
+            backend = sandbox_for(sandbox)
         except (ValueError, SandboxError) as e:
             fail(str(e))
         try:

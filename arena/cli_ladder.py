@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import app, err, fail, out, replay_app
+from .cli import app, err, fail, out, replay_app, sandbox_for
 from .engine.replay import ReplayError, verify_replay
 from .ladder import FORMATS, ScheduleError, round_robin
 from .league.files import DataDir
@@ -29,7 +29,7 @@ from .league.submit import LADDER, submit
 from .league.worker import Worker, WorkerConfig
 from .play import SAMPLE_BOTS
 from .render import deal_lines
-from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
+from .sandbox import Sandbox, SandboxError
 from .store import (
     Match,
     MatchSpec,
@@ -77,11 +77,6 @@ def opened_store() -> Iterator[Store]:
 
 def data_dir() -> DataDir:
     return DataDir(arena_home())
-
-
-def sandbox_for(kind: str | None) -> Sandbox:
-    warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
-    return open_sandbox(kind or default_kind(warn))
 
 
 def token_of(token: str | None) -> str:

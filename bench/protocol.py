@@ -3,9 +3,9 @@
 What is measured, in one run, over the same transport (a Unix socket to a separate process):
 
 * ``decision``: ``RemotePlayer.choose(obs)`` -- the referee's real client -- against a trivial
-  SDK bot (it answers ``obs.legal_bids[0]`` / ``obs.legal_plays[0]``) started by
-  ``arena.sandbox.start_process``. Real positions: games are played with the engine, and at
-  each decision the seat to move's observation is sent (one bot answers for every seat: the
+  SDK bot (it answers ``obs.legal_bids[0]`` / ``obs.legal_plays[0]``) started by the ``none``
+  sandbox (``arena.sandbox.ProcessSandbox``). Real positions: games are played with the engine,
+  and at each decision the seat to move's observation is sent (one bot answers for every seat: the
   observation carries the seat) and its answer applied. The timed span is the ``choose`` call
   only: the request's encoding, the call, the SDK's parse, ``Observation``, answer check and
   reply, the referee's reading of the answer and its legality check.
@@ -52,7 +52,7 @@ from arena.engine import GameState, Observation, Rules, observe
 from arena.limits import Limits
 from arena.referee import BotFault, RemotePlayer
 from arena.referee.protocol import RequestEncoder, decision_request
-from arena.sandbox import BotProcess, start_process
+from arena.sandbox import BotProcess, ProcessSandbox
 
 # The cheapest legal bot (first legal option), a real submission beside the benchmarks.
 TRIVIAL_BOT = (Path(__file__).resolve().parent / "first_legal" / "bot.py").read_text()
@@ -182,7 +182,7 @@ def run_echoes(
 
 
 def _environment(workdir: Path) -> dict[str, str]:
-    """What ``start_process`` gives a bot, so both servers run alike."""
+    """What the ``none`` sandbox gives a bot, so both servers run alike."""
     return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONUNBUFFERED": "1",
@@ -221,11 +221,13 @@ def trivial_bot(workdir: Path) -> Iterator[BotProcess]:
     bot_dir = workdir / "bot"
     bot_dir.mkdir(parents=True)
     (bot_dir / "bot.py").write_text(TRIVIAL_BOT)
-    process = start_process(bot_dir, workdir / "run")
+    sandbox = ProcessSandbox(confined=False)
+    process = sandbox.start(bot_dir, workdir / "run", Limits())
     try:
         yield process
     finally:
         process.stop()
+        sandbox.close()
 
 
 def _log_tail(path: Path) -> str:
@@ -349,7 +351,7 @@ def measure(plan: Plan, tmp: Path) -> dict[str, Side]:
         bot_channel = grpc.insecure_channel(f"unix:{bot.socket_path}")
         echo_channel = grpc.insecure_channel(f"unix:{echo_socket}")
         try:
-            player = RemotePlayer(0, bot_channel, limits, "bench/first-legal", _death(bot))
+            player = RemotePlayer(0, bot_channel, limits, "bench/first-legal", bot.died)
             player.hello(0, Rules(), time.monotonic() + STARTUP_S)
             try:
                 grpc.channel_ready_future(echo_channel).result(timeout=STARTUP_S)
@@ -390,10 +392,6 @@ def measure(plan: Plan, tmp: Path) -> dict[str, Side]:
             bot_channel.close()
             echo_channel.close()
     return sides
-
-
-def _death(process: BotProcess) -> Callable[[], str | None]:
-    return lambda: process.exit_description() if process.exited() else None
 
 
 def main(argv: list[str] | None = None) -> int:

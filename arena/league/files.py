@@ -25,6 +25,9 @@ class DataDir:
     def path(self, relpath: str) -> Path:
         return self.home / relpath
 
+    def has_code(self, digest: str) -> bool:
+        return self.path(f"code/{digest}").is_dir()
+
     def store_code(self, bot_dir: Path) -> tuple[str, str]:
         """Copy a checked bot directory in; returns its content hash and relative path."""
         digest = content_hash(bot_dir)

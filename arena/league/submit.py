@@ -62,7 +62,7 @@ def submit(
         if digest in known and known[digest].status != VersionStatus.PENDING:
             return Submitted(known[digest], new=False, scheduled=0)
         fault = validate(bot_dir, sandbox, limits)
-        stored_before = data.path(f"code/{digest}").is_dir()
+        stored_before = data.has_code(digest)
         digest, relpath = data.store_code(bot_dir)
     try:
         version = store.add_version(user, name, digest, relpath)

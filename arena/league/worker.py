@@ -14,7 +14,6 @@ import logging
 import os
 import socket
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -102,11 +101,10 @@ class Worker:
     def _play(self, match: Match, worker_id: str) -> None:
         assert match.id is not None
         tournament = self.store.tournament_by_id(match.tournament_id)
-        alive = threading.Event()
+        played = threading.Event()
         beating = threading.Thread(
-            target=self._heartbeat, args=(match, worker_id, alive), daemon=True
+            target=self._heartbeat, args=(match, worker_id, played), daemon=True
         )
-        alive.set()
         beating.start()
         try:
             limits = Limits(**tournament.limits)
@@ -117,7 +115,7 @@ class Worker:
             self.listener("failed", match)
             return
         finally:
-            alive.clear()
+            played.set()
             beating.join()
         if self.store.finish(match.id, worker_id, result, lease=match.lease):
             update_ratings(self.store, match.tournament_id)
@@ -125,11 +123,7 @@ class Worker:
         else:
             self.listener("dropped", match)  # reaped meanwhile: someone else plays it
 
-    def _heartbeat(self, match: Match, worker_id: str, alive: threading.Event) -> None:
+    def _heartbeat(self, match: Match, worker_id: str, played: threading.Event) -> None:
         assert match.id is not None
-        next_beat = time.monotonic() + self.config.heartbeat_s
-        while alive.is_set():
-            if time.monotonic() >= next_beat:
-                self.store.heartbeat(match.id, worker_id, lease=match.lease)
-                next_beat = time.monotonic() + self.config.heartbeat_s
-            time.sleep(0.1)
+        while not played.wait(self.config.heartbeat_s):
+            self.store.heartbeat(match.id, worker_id, lease=match.lease)

@@ -8,7 +8,7 @@ from .base import LOG_NAME, SOCKET_NAME, RunningBot, Sandbox, describe_exit
 from .choose import KINDS, default_kind, open_sandbox
 from .engine import docker_available
 from .errors import SandboxError
-from .process import BotProcess, ProcessSandbox, namespace_prefix, start_process
+from .process import BotProcess, ProcessSandbox, namespace_prefix
 
 __all__ = [
     "KINDS",
@@ -24,5 +24,4 @@ __all__ = [
     "docker_available",
     "namespace_prefix",
     "open_sandbox",
-    "start_process",
 ]

@@ -74,12 +74,6 @@ class BotProcess:
         code = self.proc.poll()
         return None if code is None else describe_exit(code)
 
-    def exited(self) -> bool:
-        return self.proc.poll() is not None
-
-    def exit_description(self) -> str:
-        return self.died() or "running"
-
     def stop(self) -> None:
         """Kill the bot and everything it started; wait for it."""
         if self.proc.poll() is None:
@@ -148,8 +142,3 @@ class ProcessSandbox:
 
     def close(self) -> None:
         self._spawner.shutdown(wait=True)
-
-
-def start_process(bot_dir: Path, workdir: Path, python: str | None = None) -> BotProcess:
-    """A bot as a plain child process (the ``none`` backend), for benchmarks and tools."""
-    return ProcessSandbox(confined=False, python=python).start(bot_dir, workdir, Limits())
