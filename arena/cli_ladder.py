@@ -75,8 +75,9 @@ def opened_store() -> Iterator[Store]:
         store.close()
 
 
-def data_dir() -> DataDir:
-    return DataDir(arena_home())
+def data_dir(store: Store) -> DataDir:
+    """Stored files, with bot code unpacked into this machine's cache under $ARENA_HOME."""
+    return DataDir(store, arena_home() / "cache")
 
 
 def token_of(token: str | None) -> str:
@@ -124,7 +125,7 @@ def submit_command(
     with opened_store() as store:
         backend = sandbox_for(sandbox)
         try:
-            done = submit(store, data_dir(), backend, token=secret, path=path, name=name)
+            done = submit(store, backend, token=secret, path=path, name=name)
         finally:
             backend.close()
         version = done.version
@@ -249,7 +250,7 @@ def replay_show(
     with opened_store() as store:
         match = stored_match(store, match_id)
         assert match.replay_path is not None
-        replay = data_dir().read_json(match.replay_path)["games"][game - 1]
+        replay = data_dir(store).read_json(match.replay_path)["games"][game - 1]
     try:
         state = verify_replay(replay)
     except ReplayError as e:
@@ -278,20 +279,20 @@ def logs_command(
         match = stored_match(store, match_id)
         labels = [version_label(store, v) for v in match.seats]
         assert match.logs_path is not None
-        logs = data_dir().read_json(match.logs_path)
+        logs = data_dir(store).read_json(match.logs_path)
     if bot.isdigit() and int(bot) < 4:
         seats = [int(bot)]
     else:
         seats = [s for s, label in enumerate(labels) if label.rsplit(" v", 1)[0] == bot]
         if not seats:
             fail(f"match {match_id} has no bot {bot!r}: it has {', '.join(sorted(set(labels)))}")
-    data = data_dir()
+    data = data_dir(store)
     for game in (1, 2):
         for seat in seats:
             at = seat if game == 1 else (seat + 1) % 4  # the second game is rotated
             out.print(f"== game {game}, seat {at} ({labels[seat]}) ==", markup=False)
             sys.stdout.flush()
-            sys.stdout.buffer.write(data.path(logs[f"game{game}"][at]).read_bytes())
+            sys.stdout.buffer.write(data.read_blob(logs[f"game{game}"][at]))
             sys.stdout.buffer.flush()
 
 
@@ -325,7 +326,7 @@ def worker_command(
             err.print(f"match {match.id} (index {match.schedule_index}): {event}", markup=False)
 
         try:
-            Worker(store, data_dir(), backend, config, tournament_id=tid, listener=tell).run(
+            Worker(store, data_dir(store), backend, config, tournament_id=tid, listener=tell).run(
                 until_idle=until_idle
             )
         finally:
@@ -351,7 +352,7 @@ def run_with_progress(
                 progress.advance(task)
 
         config = WorkerConfig(concurrency=concurrency)
-        worker = Worker(store, data_dir(), sandbox, config, tournament_id=tid, listener=tell)
+        worker = Worker(store, data_dir(store), sandbox, config, tournament_id=tid, listener=tell)
         worker.run(until_idle=True)
 
 
@@ -433,9 +434,7 @@ def demo(
         try:
             out.print(f"sandbox: {backend.name}", markup=False)
             for bot in sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file()):
-                done = submit(
-                    store, data_dir(), backend, token=token, path=SAMPLE_BOTS / bot, name=bot
-                )
+                done = submit(store, backend, token=token, path=SAMPLE_BOTS / bot, name=bot)
                 v = done.version
                 out.print(
                     f"submitted {bot} v{v.number}: {v.status}"

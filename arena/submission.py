@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import lzma
 import math
 import os
@@ -140,6 +141,32 @@ def content_hash(bot_dir: Path) -> str:
         else:
             raise SubmissionError(f"{bot_dir.name}: {rel.decode()!r} is not a file or link")
     return digest.hexdigest()
+
+
+def pack(bot_dir: Path) -> bytes:
+    """A checked bot directory as a .tar.gz that is the same bytes for the same code (sorted
+    members, no times, owners or modes beyond the executable bit; ``__pycache__`` left out):
+    how code is stored and uploaded."""
+    _check_directory(bot_dir)
+    buffer = io.BytesIO()
+    with (
+        gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as gz,
+        tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar,
+    ):
+        paths = []
+        for dirpath, dirnames, filenames in os.walk(bot_dir):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            paths += [Path(dirpath, n) for n in dirnames + filenames if not n.endswith(".pyc")]
+        for path in sorted(paths, key=lambda p: p.relative_to(bot_dir).as_posix()):
+            info = tar.gettarinfo(str(path), arcname=f"bot/{path.relative_to(bot_dir).as_posix()}")
+            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+            info.mode = 0o755 if info.isdir() or info.mode & 0o100 else 0o644
+            if info.isreg():
+                with path.open("rb") as f:
+                    tar.addfile(info, f)
+            else:
+                tar.addfile(info)
+    return buffer.getvalue()
 
 
 def _field(data: bytes) -> bytes:

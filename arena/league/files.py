@@ -1,8 +1,8 @@
-"""The data directory's files: bot code and match records, content-addressed.
+"""Bot code, replays and logs: kept as blobs in the database, code unpacked into a local cache.
 
-The database holds metadata and these paths (relative to ``$ARENA_HOME``). A file is
-written under a temporary name and renamed into place, so a crash never leaves half a file
-where a path points; the same content is stored once.
+Blob keys are content-addressed: ``code/<content hash>`` for a bot's code (the .tar.gz that
+``submission.pack`` makes), ``blobs/<sha256>.json`` / ``.log`` for a match's records. Workers
+unpack code once per machine under ``<cache>/code/<hash>``, renamed into place whole.
 """
 
 from __future__ import annotations
@@ -15,59 +15,51 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from arena.submission import content_hash
+from arena import submission
+from arena.store import Store
 
 
 class DataDir:
-    def __init__(self, home: Path) -> None:
-        self.home = home
-
-    def path(self, relpath: str) -> Path:
-        return self.home / relpath
+    def __init__(self, store: Store, cache: Path) -> None:
+        self.store = store
+        self.cache = cache
 
     def has_code(self, digest: str) -> bool:
-        return self.path(f"code/{digest}").is_dir()
+        return self.store.has_blob(code_key(digest))
 
-    def store_code(self, bot_dir: Path) -> tuple[str, str]:
-        """Copy a checked bot directory in; returns its content hash and relative path."""
-        digest = content_hash(bot_dir)
-        relpath = f"code/{digest}"
-        target = self.path(relpath)
+    def code_dir(self, key: str) -> Path:
+        """The bot directory for a stored code key, unpacked here on first use."""
+        target = self.cache / key
         if not target.is_dir():
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=".incoming-", dir=target.parent))
             try:
-                shutil.copytree(bot_dir, tmp / "bot", symlinks=True)
+                archive = tmp / "code.tar.gz"
+                archive.write_bytes(self.store.blob(key))
+                bot = submission.unpack(archive, tmp / "unpacked")
                 try:
-                    os.rename(tmp / "bot", target)
+                    os.rename(bot, target)
                 except OSError:
-                    if not target.is_dir():  # not merely stored meanwhile by someone else
+                    if not target.is_dir():  # not merely unpacked meanwhile by another slot
                         raise
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
-        return digest, relpath
-
-    def remove_code(self, relpath: str) -> None:
-        shutil.rmtree(self.path(relpath), ignore_errors=True)
+        return target
 
     def store_blob(self, data: bytes, suffix: str) -> str:
-        digest = hashlib.sha256(data).hexdigest()
-        relpath = f"blobs/{digest[:2]}/{digest}{suffix}"
-        target = self.path(relpath)
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".incoming-", dir=target.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        return relpath
+        key = f"blobs/{hashlib.sha256(data).hexdigest()}{suffix}"
+        self.store.put_blob(key, data)
+        return key
 
     def store_json(self, value: Any) -> str:
         return self.store_blob(json.dumps(value, indent=1).encode() + b"\n", ".json")
 
-    def read_json(self, relpath: str) -> Any:
-        return json.loads(self.path(relpath).read_text())
+    def read_blob(self, key: str) -> bytes:
+        return self.store.blob(key)
+
+    def read_json(self, key: str) -> Any:
+        return json.loads(self.read_blob(key))
+
+
+def code_key(digest: str) -> str:
+    return f"code/{digest}"

@@ -21,7 +21,7 @@ def lineup(store: Store, data: DataDir, match: Match) -> list[BotSpec]:
     for version_id in match.seats:
         version = store.version(version_id)
         bot = store.bot_by_id(version.bot_id)
-        specs.append(BotSpec(f"{bot.name} v{version.number}", data.path(version.archive_path)))
+        specs.append(BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path)))
     return specs
 
 

@@ -26,7 +26,7 @@ from arena.store import (
     VersionStatus,
 )
 
-from .files import DataDir
+from .files import code_key
 
 LADDER = "ladder"  # the open-ended tournament every active version joins
 VALIDATION_OPPONENT = "random"
@@ -42,7 +42,6 @@ class Submitted:
 
 def submit(
     store: Store,
-    data: DataDir,
     sandbox: Sandbox,
     *,
     token: str,
@@ -62,14 +61,9 @@ def submit(
         if digest in known and known[digest].status != VersionStatus.PENDING:
             return Submitted(known[digest], new=False, scheduled=0)
         fault = validate(bot_dir, sandbox, limits)
-        stored_before = data.has_code(digest)
-        digest, relpath = data.store_code(bot_dir)
-    try:
-        version = store.add_version(user, name, digest, relpath)
-    except BaseException:  # e.g. the name was taken meanwhile: leave no orphan files
-        if not stored_before:
-            data.remove_code(relpath)
-        raise
+        code = submission.pack(bot_dir)
+    # The code and the version in one transaction: a crash leaves both or neither.
+    version = store.add_version(user, name, digest, code_key(digest), code)
     version_id = version.id
     assert version_id is not None
     if fault is not None:

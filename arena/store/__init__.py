@@ -7,6 +7,7 @@ from arena.home import arena_home
 from .db import database_url, open_store
 from .errors import AuthError, NameTaken, NotFound, StoreError, Unavailable
 from .models import (
+    Blob,
     Bot,
     BotVersion,
     Match,
@@ -18,11 +19,13 @@ from .models import (
     TournamentKind,
     User,
     VersionStatus,
+    WorkerState,
 )
 from .store import Entry, ForfeitInfo, MatchResult, MatchSpec, RatingStep, Store
 
 __all__ = [
     "AuthError",
+    "Blob",
     "Bot",
     "BotVersion",
     "Entry",
@@ -44,6 +47,7 @@ __all__ = [
     "Unavailable",
     "User",
     "VersionStatus",
+    "WorkerState",
     "arena_home",
     "database_url",
     "open_store",

@@ -13,6 +13,7 @@ from sqlalchemy import and_, func
 from sqlmodel import Session, col, select
 
 from .base import StoreBase
+from .blobs import put_blob
 from .errors import AuthError, NameTaken, NotFound, StoreError
 from .models import (
     Bot,
@@ -71,10 +72,11 @@ class Accounts(StoreBase):
     # ------------------------------------------------------------------ bots
 
     def add_version(
-        self, user: User, bot_name: str, content_hash: str, archive_relpath: str
+        self, user: User, bot_name: str, content_hash: str, code_key: str, code: bytes
     ) -> BotVersion:
-        """A new (pending) version of the user's bot, creating the bot on first use. The same
-        content again returns the existing version; another user's bot name is refused."""
+        """A new (pending) version of the user's bot, its code stored under ``code_key`` in
+        the same transaction, creating the bot on first use. The same content again returns
+        the existing version; another user's bot name is refused."""
         _check_name("bot", bot_name)
 
         def add(session: Session) -> BotVersion:
@@ -96,11 +98,12 @@ class Accounts(StoreBase):
             newest = session.exec(
                 select(func.max(BotVersion.number)).where(BotVersion.bot_id == bot.id)
             ).one()
+            put_blob(session, code_key, code)
             version = BotVersion(
                 bot_id=_id(bot),
                 number=(newest or 0) + 1,
                 content_hash=content_hash,
-                archive_path=archive_relpath,
+                archive_path=code_key,
                 created_at=now,
             )
             session.add(version)

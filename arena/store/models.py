@@ -1,5 +1,6 @@
-"""The ladder's tables. The database holds metadata; archives, replays and logs are files
-under ``$ARENA_HOME``, named here by paths relative to it.
+"""The ladder's tables. The database holds everything workers and the server share, so one
+database URL is all a machine needs: metadata, and (table ``blobs``) the bots' code,
+replays and logs, content-addressed, named by keys such as ``code/<sha256>``.
 
 Times are seconds since the epoch (``time.time()``), the same on SQLite and PostgreSQL.
 Statuses are plain strings (the ``StrEnum`` values below), so a new status needs no
@@ -17,7 +18,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -85,7 +86,7 @@ class BotVersion(SQLModel, table=True):
     bot_id: int = Field(foreign_key="bots.id", index=True)
     number: int  # 1, 2, ... within the bot
     content_hash: str = Field(max_length=64)  # sha256 hex of the archive
-    archive_path: str = Field(max_length=512)  # relative to ARENA_HOME
+    archive_path: str = Field(max_length=512)  # the code's blob key
     status: str = Field(default=VersionStatus.PENDING, max_length=16, index=True)
     reason: str | None = Field(default=None)  # why rejected
     created_at: float
@@ -142,8 +143,8 @@ class Match(SQLModel, table=True):
     forfeit_seat: int | None = None  # the faulting seat in that game
     forfeit_reason: str | None = Field(default=None, max_length=32)
     forfeit_detail: str | None = None
-    replay_path: str | None = Field(default=None, max_length=512)  # relative to ARENA_HOME
-    logs_path: str | None = Field(default=None, max_length=512)  # relative to ARENA_HOME
+    replay_path: str | None = Field(default=None, max_length=512)  # blob key
+    logs_path: str | None = Field(default=None, max_length=512)  # blob key
 
     @property
     def seats(self) -> tuple[int, int, int, int]:
@@ -184,3 +185,30 @@ class RatingChange(SQLModel, table=True):
     schedule_index: int
     elo_before: float
     elo_after: float
+
+
+class Blob(SQLModel, table=True):
+    """Content-addressed bytes: a bot's code (a tar archive) or a match's replay and logs.
+    Written once, never changed; the key names its content's sha256."""
+
+    __tablename__: ClassVar[str] = "blobs"
+
+    key: str = Field(primary_key=True, max_length=128)
+    size: int
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: float
+
+
+class WorkerState(SQLModel, table=True):
+    """A worker process as it last reported itself (``arena status`` lists these)."""
+
+    __tablename__: ClassVar[str] = "workers"
+
+    name: str = Field(primary_key=True, max_length=128)  # host:pid
+    host: str = Field(max_length=255)
+    slots: int
+    sandbox: str = Field(max_length=16)
+    started_at: float
+    heartbeat_at: float
+    stopped_at: float | None = None  # a clean stop; a killed worker just goes silent
+    matches_done: int = 0

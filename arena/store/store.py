@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .accounts import Accounts, Entry, token_hash
+from .blobs import Blobs
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
+from .workers import Workers
 
 __all__ = [
     "MAX_ATTEMPTS",
@@ -18,6 +20,6 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Queue, Ratings):
-    """Users and bots, tournaments, the match queue and ratings; open it with
+class Store(Accounts, Blobs, Queue, Ratings, Workers):
+    """Users and bots, tournaments, stored files, the match queue, ratings and workers; open it with
     ``arena.store.open_store``. Each method is one transaction."""

@@ -21,9 +21,10 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
-from arena.league.files import DataDir
+from arena.league.files import code_key
 from arena.league.submit import join_ladder
 from arena.store import Store, VersionStatus, open_store
+from arena.submission import content_hash, pack
 from tests.cli.runner import run_arena
 from tests.store.conftest import postgres_schema_url
 
@@ -74,8 +75,8 @@ class Arena:
         code stored, its ladder matches scheduled), without playing its validation game."""
         with self.store() as store:
             user = store.authenticate(token)
-            digest, relpath = DataDir(self.home).store_code(bot_dir)
-            version = store.add_version(user, name, digest, relpath)
+            digest = content_hash(bot_dir)
+            version = store.add_version(user, name, digest, code_key(digest), pack(bot_dir))
             version_id = version.id
             assert version_id is not None
             join_ladder(store, store.set_status(version_id, VersionStatus.ACTIVE))

@@ -9,7 +9,7 @@ def active_versions(store: Store, count: int, owner: str = "owner") -> list[int]
     user = store.authenticate(store.add_user(owner))
     ids = []
     for i in range(count):
-        version = store.add_version(user, f"bot{i}", f"{i:064x}", f"archives/{i:064x}.tar.gz")
+        version = store.add_version(user, f"bot{i}", f"{i:064x}", f"code/{i:064x}", b"code %d" % i)
         assert version.id is not None
         store.set_status(version.id, VersionStatus.ACTIVE)
         ids.append(version.id)

@@ -50,9 +50,9 @@ def test_a_taken_user_name_is_refused_and_adds_no_row(store: Store) -> None:
 def test_a_bot_name_owned_by_another_user_is_refused_and_writes_nothing(store: Store) -> None:
     ann = store.authenticate(store.add_user("ann"))
     bob = store.authenticate(store.add_user("bob"))
-    store.add_version(ann, "shark", "a" * 64, "archives/a.tar.gz")
+    store.add_version(ann, "shark", "a" * 64, "code/a.tar.gz", b"a.tar.gz")
     with pytest.raises(NameTaken, match="bot name 'shark' belongs to another user"):
-        store.add_version(bob, "shark", "b" * 64, "archives/b.tar.gz")
+        store.add_version(bob, "shark", "b" * 64, "code/b.tar.gz", b"b.tar.gz")
     assert (count(store, Bot), count(store, BotVersion)) == (1, 1)
     with pytest.raises(NameTaken):
         store.retire(bob, "shark")
@@ -61,9 +61,9 @@ def test_a_bot_name_owned_by_another_user_is_refused_and_writes_nothing(store: S
 
 def test_the_same_content_twice_is_the_same_version(store: Store) -> None:
     ann = store.authenticate(store.add_user("ann"))
-    first = store.add_version(ann, "shark", "a" * 64, "archives/a.tar.gz")
-    again = store.add_version(ann, "shark", "a" * 64, "archives/a.tar.gz")
-    second = store.add_version(ann, "shark", "b" * 64, "archives/b.tar.gz")
+    first = store.add_version(ann, "shark", "a" * 64, "code/a.tar.gz", b"a.tar.gz")
+    again = store.add_version(ann, "shark", "a" * 64, "code/a.tar.gz", b"a.tar.gz")
+    second = store.add_version(ann, "shark", "b" * 64, "code/b.tar.gz", b"b.tar.gz")
     assert again.id == first.id
     assert (first.number, second.number) == (1, 2)
     assert first.status == VersionStatus.PENDING
@@ -71,10 +71,10 @@ def test_the_same_content_twice_is_the_same_version(store: Store) -> None:
 
 def test_active_entries_are_each_bots_newest_active_version(store: Store) -> None:
     ann = store.authenticate(store.add_user("ann"))
-    v1 = store.add_version(ann, "shark", "1" * 64, "archives/1")
-    v2 = store.add_version(ann, "shark", "2" * 64, "archives/2")
-    v3 = store.add_version(ann, "shark", "3" * 64, "archives/3")
-    other = store.add_version(ann, "eel", "4" * 64, "archives/4")
+    v1 = store.add_version(ann, "shark", "1" * 64, "code/1", b"1")
+    v2 = store.add_version(ann, "shark", "2" * 64, "code/2", b"2")
+    v3 = store.add_version(ann, "shark", "3" * 64, "code/3", b"3")
+    other = store.add_version(ann, "eel", "4" * 64, "code/4", b"4")
     for version in (v1, v2, other):
         assert version.id is not None
         store.set_status(version.id, VersionStatus.ACTIVE)

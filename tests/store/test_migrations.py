@@ -18,6 +18,8 @@ TABLES = {
     "matches",
     "ratings",
     "rating_history",
+    "blobs",
+    "workers",
 }
 
 
