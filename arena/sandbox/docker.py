@@ -5,6 +5,11 @@ through a Unix socket in a per-container directory mounted at /run/arena), a rea
 the bot's code mounted read-only at /bot, a small tmpfs at /tmp, an unprivileged user, no
 capabilities, ``no-new-privileges``, and limits on memory (swap equal to it), CPU, processes,
 open files and file size (which caps the log). Nothing else of the host is mounted.
+
+The two mounted directories (the code's copy and the run directory) are made in the game's
+scratch directory, unless ``$ARENA_SANDBOX_DIR`` names another (``shared_dir``): the engine
+resolves a mount's source on its own host, so a platform that runs in a container and drives
+its host's engine makes them in a directory mounted at the same path in both (compose.yaml).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import contextlib
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 import uuid
@@ -36,6 +42,7 @@ BOT_USER = "65534:65534"  # nobody: owns nothing on the host or in the image
 RUN_DIR = "/run/arena"  # the shared directory inside the container
 SESSION_LABEL = "arena.sandbox.session"
 OWNER_LABEL = "arena.sandbox.owner"  # host:pid of the platform process that started it
+SHARED_DIR_VARIABLE = "ARENA_SANDBOX_DIR"
 _ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
 
 
@@ -46,6 +53,8 @@ class DockerBot:
     log_path: Path
     memory_mb: int
     sandbox: DockerSandbox
+    workdir: Path
+    shared: Path | None = None  # its directory under $ARENA_SANDBOX_DIR, if there is one
     started_at: float = field(default_factory=time.monotonic)
     _ended: str | None = None
     _stopped: bool = False
@@ -75,7 +84,14 @@ class DockerBot:
         self._stopped = True
         with contextlib.suppress(*_ENGINE_ERRORS):
             self.container.kill()  # at once, so the game's end is the bot's end
-        self.sandbox.remove_later(self.container)
+        if self.shared is not None:
+            # The log goes where the referee reads logs; the rest goes with the container.
+            kept = self.workdir / LOG_NAME
+            self.workdir.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                shutil.move(self.log_path, kept)
+            self.log_path = kept
+        self.sandbox.remove_later(self.container, self.shared)
 
 
 class DockerSandbox:
@@ -84,6 +100,7 @@ class DockerSandbox:
     name = "docker"
 
     def __init__(self, image: str, client: docker.DockerClient | None = None) -> None:
+        self.shared = shared_dir()
         self.client = client or docker_client()
         self.image = image
         try:
@@ -104,20 +121,42 @@ class DockerSandbox:
         self._removals: list[Future[None]] = []
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> DockerBot:
+        with self._lock:
+            self._count += 1
+            name = f"arena-{self.session}-{self._count}"
+        shared = None
+        if self.shared is not None:
+            try:
+                shared = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.shared))
+            except OSError as e:
+                raise SandboxError(f"cannot use {self.shared} for bot files: {e}") from None
+        try:
+            return self._start(bot_dir, workdir, shared or workdir, shared, name, limits)
+        except BaseException:
+            if shared is not None:
+                shutil.rmtree(shared, ignore_errors=True)
+            raise
+
+    def _start(
+        self,
+        bot_dir: Path,
+        workdir: Path,
+        top: Path,  # where its mounted directories go: ``shared``, else ``workdir``
+        shared: Path | None,
+        name: str,
+        limits: Limits,
+    ) -> DockerBot:
         # The bot gets its own copy of its code, readable by its user whatever the modes of
         # the original, and untouched by anything that changes the original mid-game.
-        code = workdir / "code"
+        code = top / "code"
         shutil.copytree(bot_dir, code, symlinks=True)
         _readable_by_all(code)
-        run_dir = workdir / "run"
+        run_dir = top / "run"
         run_dir.mkdir()
         run_dir.chmod(0o777)  # the bot's user must create its socket here
         log_path = run_dir / LOG_NAME
         log_path.touch()
         log_path.chmod(0o666)
-        with self._lock:
-            self._count += 1
-            name = f"arena-{self.session}-{self._count}"
         try:
             container = self.client.containers.create(
                 self.image,
@@ -155,18 +194,22 @@ class DockerSandbox:
             )  # fmt: skip
         except _ENGINE_ERRORS as e:
             raise SandboxError(f"the Docker engine could not create a bot container: {e}") from None
-        bot = DockerBot(container, run_dir / SOCKET_NAME, log_path, limits.memory_mb, self)
+        bot = DockerBot(
+            container, run_dir / SOCKET_NAME, log_path, limits.memory_mb, self, workdir, shared
+        )
         try:
             container.start()
         except _ENGINE_ERRORS as e:
-            bot.stop()
+            bot.stop()  # removes the shared directory too, once the container is gone
             raise SandboxError(f"the Docker engine could not start a bot container: {e}") from None
         return bot
 
-    def remove_later(self, container: Container) -> None:
+    def remove_later(self, container: Container, shared: Path | None = None) -> None:
         def remove() -> None:
             with contextlib.suppress(*_ENGINE_ERRORS):
                 container.remove(force=True)
+            if shared is not None:
+                shutil.rmtree(shared, ignore_errors=True)
 
         with self._lock:
             self._removals = [f for f in self._removals if not f.done()]
@@ -181,7 +224,28 @@ class DockerSandbox:
             ):
                 with contextlib.suppress(*_ENGINE_ERRORS):
                     container.remove(force=True)
+        if self.shared is not None:
+            for left in self.shared.glob(f"arena-{self.session}-*"):
+                shutil.rmtree(left, ignore_errors=True)
         self.client.close()
+
+
+def shared_dir() -> Path | None:
+    """``$ARENA_SANDBOX_DIR``, where bots' mounted directories are made (created if need be),
+    or None: in each game's scratch directory. Read here only."""
+    value = os.environ.get(SHARED_DIR_VARIABLE)
+    if not value:
+        return None
+    path = Path(value)
+    if not path.is_absolute():
+        raise SandboxError(f"{SHARED_DIR_VARIABLE} must be an absolute path, got {value!r}")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SandboxError(f"cannot create {SHARED_DIR_VARIABLE}={value}: {e.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise SandboxError(f"{SHARED_DIR_VARIABLE}={value} is not writable by this user")
+    return path.resolve()
 
 
 def _readable_by_all(top: Path) -> None:
