@@ -1,0 +1,109 @@
+"""compose.yaml, as Compose reads it: valid, with PostgreSQL, the server and the worker, and
+the two services that start bots able to do so through the host's engine.
+
+Checked with Debian's ``docker-compose`` (1.29; ``./run test`` installs it), which parses,
+interpolates and validates the file without building or starting anything. Skipped when it
+is missing, except under CI (``CI=true``), where that is a failure, never a silent skip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SOCKET = "/var/run/docker.sock"
+BOT_STARTERS = ("server", "worker")  # they start bots' containers: socket and shared dir
+
+
+def compose(*args: str) -> str:
+    """``docker-compose -f compose.yaml ARGS`` from the repository's root: its stdout."""
+    exe = shutil.which("docker-compose")
+    if exe is None:
+        message = "docker-compose is not installed (apt-get install docker-compose)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message}, and CI=true: the compose tests must run")
+        pytest.skip(message)
+    done = subprocess.run(
+        [exe, "-f", "compose.yaml", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, f"docker-compose {' '.join(args)}: {done.stderr}"
+    return done.stdout
+
+
+def test_the_file_is_valid() -> None:
+    compose("config", "--quiet")
+
+
+def test_the_services_and_the_database_volume() -> None:
+    assert set(compose("config", "--services").split()) == {"postgres", "server", "worker"}
+    assert "postgres" in compose("config", "--volumes").split()
+
+
+@pytest.mark.parametrize("service", BOT_STARTERS)
+def test_bots_can_be_started_through_the_hosts_engine(service: str) -> None:
+    block = service_block(compose("config"), service)
+    mounts = volumes(block)
+    assert (SOCKET, SOCKET) in mounts, f"{service} does not mount the Docker socket: {mounts}"
+    # The engine resolves a bind mount's source on the host: the directory the sandbox makes
+    # bots' mounts in must be in a host directory mounted at the very same path.
+    shared = PurePosixPath(setting(block, "ARENA_SANDBOX_DIR"))
+    same_path = [PurePosixPath(s) for s, t in mounts if s == t and s != SOCKET]
+    assert any(shared.is_relative_to(d) for d in same_path), (shared, mounts)
+    assert setting(block, "ARENA_SANDBOX") == "docker"
+    assert setting(block, "ARENA_DATABASE_URL").startswith("postgresql")
+    assert re.search(r"^\s+postgres:\s*$", block, re.MULTILINE), f"{service}: no depends_on"
+
+
+# --- reading `docker-compose config` without a YAML library ---------------------------------
+# Its output is YAML in a fixed shape (block style, two-space indents, sorted keys): a
+# service's block is the lines under "  NAME:"; a list is the "- " items under its key.
+
+
+def service_block(config: str, name: str) -> str:
+    lines = config.splitlines()
+    start = lines.index(f"  {name}:") + 1
+    end = next((i for i in range(start, len(lines)) if _indent(lines[i]) <= 2), len(lines))
+    return "\n".join(lines[start:end])
+
+
+def volumes(block: str) -> list[tuple[str, str]]:
+    """(source, target) of each mount: ``- SRC:DST[:MODE]``, or ``source:`` / ``target:``."""
+    lines = block.splitlines()
+    key = next(i for i, line in enumerate(lines) if line.strip() == "volumes:")
+    depth = _indent(lines[key])
+    items: list[dict[str, str]] = []
+    for line in lines[key + 1 :]:
+        text = line.strip()
+        if _indent(line) < depth or (_indent(line) == depth and not text.startswith("- ")):
+            break
+        if text.startswith("- "):
+            items.append({})
+            text = text[2:]
+        field = re.fullmatch(r"([\w-]+):(?: (.*))?", text)
+        if field:  # the long form's "source: SRC", "target: DST", "type: bind", ...
+            items[-1][field.group(1)] = (field.group(2) or "").strip("'\"")
+        else:  # the short form: SRC:DST[:MODE]
+            source, target = text.split(":")[:2]
+            items[-1].update(source=source, target=target)
+    return [(i["source"], i["target"]) for i in items if "source" in i and "target" in i]
+
+
+def setting(block: str, variable: str) -> str:
+    found = re.search(rf"^\s+{variable}: ['\"]?(.*?)['\"]?$", block, re.MULTILINE)
+    assert found, f"{variable} is not set"
+    return found.group(1)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
