@@ -39,6 +39,7 @@ COPY sample_bots ./sample_bots
 RUN pip install --no-cache-dir ./sdk -e . \
     && python -m compileall -q arena
 
+# The sample bots: `random` is every submission's validation opponent; `arena play` uses them.
 ENV ARENA_HOME=/var/lib/arena/home \
     ARENA_SAMPLE_BOTS=/app/sample_bots \
     PYTHONUNBUFFERED=1
