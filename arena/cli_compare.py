@@ -4,9 +4,15 @@
                       [--max-pairs 1000] [--concurrency 1] [--move-ms 1000]
                       [--sandbox docker|process|none] [--pentanomial]
 
-A and B are bot specs as ``arena play`` takes them: a sample bot's name, a bot directory,
-its bot.py, or a .zip / .tar.gz of it. Each duplicate pair is two games on seed S, S+1, ...:
-A+A at seats 0+2 against B+B at 1+3, then the same deals with the seats rotated, so each
+With ``--server HOST:PORT`` (or ``$ARENA_SERVER``) and a token, A and B are submitted bots
+(``NAME``: its active version, ``NAME@N``: version N) and the pairs are queued for the
+server's workers, ahead of ladder matches (``arena/league/compare.py``); ``--concurrency``
+is then how many pairs are kept queued (at least 8). The lines are the same.
+
+Without it, A and B are bot specs as ``arena play`` takes them: a sample bot's name, a bot
+directory, its bot.py, or a .zip / .tar.gz of it. Each duplicate pair is two games on seed
+S, S+1, ...: A+A at seats 0+2 against B+B at 1+3, then the same deals with the seats rotated,
+so each
 partnership plays the other's cards. A's score for the pair is 1, 1/2 or 0 as its points over
 both games beat, equal or trail B's (``--pentanomial``: the mean of A's two game results,
 fishtest's model); a forfeit loses the pair for the side that faulted first.
@@ -37,8 +43,18 @@ from typing import Annotated
 import typer
 
 from .cli import app, fail, out, sandbox_for, seed_or_random
+from .cli_ladder import ladder_for, token_of
 from .ladder import pair_score
-from .ladder.sprt import PAIR, PENTANOMIAL, Sprt, Verdict
+from .ladder.sprt import (
+    PAIR,
+    PENTANOMIAL,
+    Sprt,
+    Verdict,
+    closing_lines,
+    opening_line,
+    pair_line,
+)
+from .league.compare import CompareSettings
 from .limits import Limits
 from .play import BotSpec, GameSettings, PlayedGame, pair_difference, play_many, resolve_bot
 from .sandbox import Sandbox, SandboxError
@@ -66,6 +82,17 @@ def compare(
         bool,
         typer.Option("--pentanomial", help="Score a pair by its two game results, not points."),
     ] = False,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            envvar="ARENA_SERVER",
+            help="Compare two submitted bots (NAME or NAME@VERSION) on this server's workers.",
+            show_default=False,
+        ),
+    ] = None,
+    token: Annotated[
+        str | None, typer.Option(help="With --server: your token (default: $ARENA_TOKEN).")
+    ] = None,
 ) -> None:
     """Play duplicate pairs of A+A against B+B until an SPRT says whether A is stronger."""
     if not (math.isfinite(elo0) and math.isfinite(elo1)):
@@ -80,6 +107,18 @@ def compare(
     if max_pairs < 1 or concurrency < 1:
         fail("--max-pairs and --concurrency must be >= 1")
     seed = seed_or_random(seed)
+    if server:
+        settings = CompareSettings(
+            seed, elo0, elo1, alpha, beta, max_pairs, pentanomial, batch=max(concurrency, 8)
+        )
+        secret = token_of(token)
+        with ladder_for(server) as ladder:
+            last = None
+            for line, last in ladder.compare(secret, a, b, settings):  # noqa: B007
+                out.print(line, markup=False)
+        if last is None:
+            raise typer.Exit(1)
+        return
     try:
         limits = Limits(move_ms=move_ms)
     except ValueError as e:
@@ -111,13 +150,7 @@ def _compare(
     sandbox: Sandbox,
 ) -> Verdict | None:
     a, b = specs
-    model = "game results (pentanomial)" if len(sprt.outcomes) == 5 else "points (W/D/L)"
-    out.print(
-        f"compare: A = {a.label} · B = {b.label} · seeds from {seed} · elo0 {sprt.elo0:g}"
-        f" · elo1 {sprt.elo1:g} · alpha {sprt.alpha:g} · beta {sprt.beta:g}"
-        f" · pairs scored by {model}",
-        markup=False,
-    )
+    out.print(opening_line(sprt, a.label, b.label, seed), markup=False)
     settings = GameSettings(limits=limits)
     pending: list[PlayedGame] = []
 
@@ -140,27 +173,9 @@ def _compare(
             settings=settings, on_game=on_game,
         )  # fmt: skip
         next_seed += batch
-    s = sprt.summary()
-    out.print(
-        f"result: {s.pairs} pairs · W/D/L {s.wins}/{s.draws}/{s.losses} · score {s.score:.3f}"
-        f" · Elo {s.elo:+.1f} ± {s.elo_error:.1f} (95%)",
-        markup=False,
-    )
-    bounds = f"LLR {s.llr:.2f} in [{s.bounds[0]:.2f}, {s.bounds[1]:.2f}]"
-    e0, e1 = f"{sprt.elo0:g}", f"{sprt.elo1:g}"
-    if s.verdict == "H1":
-        out.print(
-            f"verdict: H1 (A - B >= {e1} Elo, not <= {e0}) after {s.pairs} pairs · {bounds}",
-            markup=False,
-        )
-    elif s.verdict == "H0":
-        out.print(
-            f"verdict: H0 (A - B <= {e0} Elo, not >= {e1}) after {s.pairs} pairs · {bounds}",
-            markup=False,
-        )
-    else:
-        out.print(f"no verdict after {s.pairs} pairs (--max-pairs) · {bounds}", markup=False)
-    return s.verdict
+    for line in closing_lines(sprt):
+        out.print(line, markup=False)
+    return sprt.verdict
 
 
 def pair_result(first: PlayedGame, second: PlayedGame, *, pentanomial: bool = False) -> float:
@@ -184,21 +199,9 @@ def pair_result(first: PlayedGame, second: PlayedGame, *, pentanomial: bool = Fa
 
 
 def _pair_line(sprt: Sprt, first: PlayedGame, second: PlayedGame) -> str:
-    s = sprt.summary()
-    points = pair_difference(first, second)
-    line = (
-        f"pair {s.pairs} · seed {first.seed} · points A {points[0]} B {points[1]}"
-        f" · W/D/L {s.wins}/{s.draws}/{s.losses}"
-    )
-    if len(sprt.outcomes) == 5:
-        line += f" · pentanomial {'/'.join(str(c) for c in s.counts)}"
-    line += (
-        f" · score {s.score:.3f} · Elo {s.elo:+.1f} ± {s.elo_error:.1f}"
-        f" · LLR {s.llr:.2f} in [{s.bounds[0]:.2f}, {s.bounds[1]:.2f}]"
-    )
-    for number, game in ((1, first), (2, second)):
-        f = game.outcome.forfeit
-        if f is not None:
-            label = game.bots[f.seat].label
-            line += f" · forfeit in game {number} by seat {f.seat} ({label}, {f.reason})"
-    return line
+    forfeits = [
+        f"forfeit in game {number} by seat {f.seat} ({game.bots[f.seat].label}, {f.reason})"
+        for number, game in ((1, first), (2, second))
+        if (f := game.outcome.forfeit) is not None
+    ]
+    return pair_line(sprt, first.seed, pair_difference(first, second), forfeits)

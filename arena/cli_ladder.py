@@ -23,6 +23,7 @@ from rich.table import Table
 from .cli import app, err, fail, out, replay_app, sandbox_for
 from .engine.replay import ReplayError, verify_replay
 from .ladder import FORMATS, ScheduleError, round_robin
+from .league.api import Ladder, LocalLadder, NoResult
 from .league.files import DataDir
 from .league.standings import Standing, standings
 from .league.submit import LADDER, submit
@@ -30,6 +31,7 @@ from .league.worker import Worker, WorkerConfig
 from .play import SAMPLE_BOTS
 from .render import deal_lines
 from .sandbox import Sandbox, SandboxError
+from .service.client import RemoteError, RemoteLadder
 from .store import (
     Match,
     MatchSpec,
@@ -57,7 +59,15 @@ SandboxOption = Annotated[
     typer.Option(help="docker, process or none (default: docker if an engine answers)."),
 ]
 TournamentOption = Annotated[str, typer.Option(help="Tournament name.")]
-USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError)
+ServerOption = Annotated[
+    str | None,
+    typer.Option(
+        envvar="ARENA_SERVER",
+        help="An arena server's HOST:PORT (default: $ARENA_SERVER; none: the local store).",
+        show_default=False,
+    ),
+]
+USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
 
 
 @contextlib.contextmanager
@@ -73,6 +83,23 @@ def opened_store() -> Iterator[Store]:
         fail(str(e))
     finally:
         store.close()
+
+
+@contextlib.contextmanager
+def ladder_for(server: str | None, sandbox: str | None = None) -> Iterator[Ladder]:
+    """The ladder on ``server`` (host:port), else the local store; every error as one
+    ``error:`` line."""
+    if server:
+        remote = RemoteLadder(server)
+        try:
+            yield remote
+        except (RemoteError, *USER_ERRORS) as e:
+            fail(str(e))
+        finally:
+            remote.close()
+        return
+    with opened_store() as store:
+        yield LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox))
 
 
 def data_dir(store: Store) -> DataDir:
@@ -119,39 +146,34 @@ def submit_command(
     name: Annotated[str, typer.Option(help="The bot's name on the ladder.")],
     token: TokenOption = None,
     sandbox: SandboxOption = None,
+    server: ServerOption = None,
 ) -> None:
     """Submit a bot version: checked, validated in one game, then it joins the ladder."""
     secret = token_of(token)
-    with opened_store() as store:
-        backend = sandbox_for(sandbox)
-        try:
-            done = submit(store, backend, token=secret, path=path, name=name)
-        finally:
-            backend.close()
-        version = done.version
-        label = f"{name} v{version.number}"
-        if not done.new and version.status == "rejected":
-            fail(f"{label}: already submitted and rejected: {version.reason}")
-        elif not done.new:
-            out.print(f"{label}: already submitted ({version.status})", markup=False)
-        elif version.status == "rejected":
-            fail(f"{label} rejected: {version.reason}")
-        else:
-            out.print(f"{label}: active · {done.scheduled} ladder matches scheduled", markup=False)
+    with ladder_for(server, sandbox) as ladder:
+        done = ladder.submit(secret, path, name)
+    version = done.version
+    if not done.new and version.status == "rejected":
+        fail(f"{version.label}: already submitted and rejected: {version.reason}")
+    elif not done.new:
+        out.print(f"{version.label}: already submitted ({version.status})", markup=False)
+    elif version.status == "rejected":
+        fail(f"{version.label} rejected: {version.reason}")
+    else:
+        out.print(
+            f"{version.label}: active · {done.scheduled} ladder matches scheduled", markup=False
+        )
 
 
 @app.command("bots")
-def bots_command() -> None:
+def bots_command(server: ServerOption = None) -> None:
     """Every bot with its versions and their status."""
-    with opened_store() as store:
-        table = Table("bot", "version", "status", "reason", "content")
-        for bot in store.bots():
-            for version in store.versions(bot.name):
-                table.add_row(
-                    bot.name, str(version.number), version.status,
-                    version.reason or "", version.content_hash[:12],
-                )  # fmt: skip
-        print_table(table)
+    with ladder_for(server) as ladder:
+        versions = ladder.versions()
+    table = Table("bot", "version", "status", "reason", "content")
+    for v in versions:
+        table.add_row(v.bot, str(v.number), v.status, v.reason, v.content_hash[:12])
+    print_table(table)
 
 
 # ---------------------------------------------------------------------- the ladder
@@ -161,10 +183,11 @@ def bots_command() -> None:
 def ladder_command(
     as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
     tournament: TournamentOption = LADDER,
+    server: ServerOption = None,
 ) -> None:
     """The standings: Elo (applied in schedule order), the fit's 95% interval, W/D/L."""
-    with opened_store() as store:
-        rows = standings(store, find_tournament(store, tournament))
+    with ladder_for(server) as ladder:
+        rows = ladder.standings(tournament)
     if as_json:
         print(json.dumps([row.as_json() for row in rows], indent=1))
         return
@@ -199,43 +222,25 @@ def print_standings(rows: list[Standing]) -> None:
 @app.command("matches")
 def matches_command(
     tournament: TournamentOption = LADDER,
-    status: Annotated[str | None, typer.Option(help="Only queued, running, done or error.")] = None,
+    status: Annotated[
+        str | None, typer.Option(help="Only queued, running, done, error or cancelled.")
+    ] = None,
+    server: ServerOption = None,
 ) -> None:
     """The tournament's matches in schedule order."""
-    with opened_store() as store:
-        t = find_tournament(store, tournament)
-        assert t.id is not None
-        try:
-            wanted = MatchStatus(status) if status else None
-        except ValueError:
-            fail(f"unknown status {status!r}: queued, running, done or error")
-        table = Table("match", "index", "team 0", "team 1", "status", "points", "winner", "note")
-        for m in store.matches(t.id, wanted):
-            (a, c), (b, d) = m.teams
-            points = f"{m.points_team0} - {m.points_team1}" if m.points_team0 is not None else ""
-            note = f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else (m.last_error or "")
-            table.add_row(
-                str(m.id), str(m.schedule_index), team_label(store, a, c),
-                team_label(store, b, d), m.status, points,
-                "" if m.status != MatchStatus.DONE else _winner(m), note,
-            )  # fmt: skip
-        print_table(table)
-
-
-def team_label(store: Store, a: int, c: int) -> str:
-    first = version_label(store, a)
-    return first if a == c else f"{first} + {version_label(store, c)}"
-
-
-def _winner(match: Match) -> str:
-    return "draw" if match.winner is None else f"team {match.winner}"
-
-
-def stored_match(store: Store, match_id: int) -> Match:
-    match = store.match(match_id)
-    if match.status != MatchStatus.DONE or match.replay_path is None:
-        fail(f"match {match_id} has no result yet (it is {match.status})")
-    return match
+    try:
+        wanted = MatchStatus(status) if status else None
+    except ValueError:
+        fail(f"unknown status {status!r}: {', '.join(s.value for s in MatchStatus)}")
+    with ladder_for(server) as ladder:
+        rows = ladder.matches(tournament, wanted)
+    table = Table("match", "index", "team 0", "team 1", "status", "points", "winner", "note")
+    for m in rows:
+        table.add_row(
+            str(m.id), str(m.schedule_index), m.team0, m.team1, m.status, m.points, m.winner,
+            m.note,
+        )  # fmt: skip
+    print_table(table)
 
 
 @replay_app.command("show")
@@ -243,14 +248,13 @@ def replay_show(
     match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
     game: Annotated[int, typer.Option(help="Which game of the duplicate pair: 1 or 2.")] = 1,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
+    server: ServerOption = None,
 ) -> None:
     """Step through a played match's game in the terminal, deal by deal."""
     if game not in (1, 2):
         fail(f"--game is 1 or 2, got {game}")
-    with opened_store() as store:
-        match = stored_match(store, match_id)
-        assert match.replay_path is not None
-        replay = data_dir(store).read_json(match.replay_path)["games"][game - 1]
+    with ladder_for(server) as ladder:
+        replay = ladder.replay(match_id, game)
     try:
         state = verify_replay(replay)
     except ReplayError as e:
@@ -273,27 +277,23 @@ def replay_show(
 def logs_command(
     match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
     bot: Annotated[str, typer.Argument(help="A bot's name, or a seat 0-3 of the first game.")],
+    server: ServerOption = None,
 ) -> None:
     """A bot's captured output in both games of a match."""
-    with opened_store() as store:
-        match = stored_match(store, match_id)
-        labels = [version_label(store, v) for v in match.seats]
-        assert match.logs_path is not None
-        logs = data_dir(store).read_json(match.logs_path)
+    with ladder_for(server) as ladder:
+        logs = ladder.logs(match_id)
     if bot.isdigit() and int(bot) < 4:
-        seats = [int(bot)]
+        wanted = [log for log in logs if log.first_seat == int(bot)]
     else:
-        seats = [s for s, label in enumerate(labels) if label.rsplit(" v", 1)[0] == bot]
-        if not seats:
-            fail(f"match {match_id} has no bot {bot!r}: it has {', '.join(sorted(set(labels)))}")
-    data = data_dir(store)
-    for game in (1, 2):
-        for seat in seats:
-            at = seat if game == 1 else (seat + 1) % 4  # the second game is rotated
-            out.print(f"== game {game}, seat {at} ({labels[seat]}) ==", markup=False)
-            sys.stdout.flush()
-            sys.stdout.buffer.write(data.read_blob(logs[f"game{game}"][at]))
-            sys.stdout.buffer.flush()
+        wanted = [log for log in logs if log.label.rsplit(" v", 1)[0] == bot]
+        if not wanted:
+            names = sorted({log.label for log in logs})
+            fail(f"match {match_id} has no bot {bot!r}: it has {', '.join(names)}")
+    for log in wanted:
+        out.print(f"== game {log.game}, seat {log.seat} ({log.label}) ==", markup=False)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(log.output)
+        sys.stdout.buffer.flush()
 
 
 # ---------------------------------------------------------------------- playing
@@ -315,18 +315,20 @@ def worker_command(
     heartbeat: Annotated[float, typer.Option(help="Heartbeat period (s).")] = 5.0,
 ) -> None:
     """Claim queued matches and play them until stopped."""
+    from .logs import setup_logging
+
+    try:
+        setup_logging()  # its events on stderr: $ARENA_LOG_FORMAT, $ARENA_LOG_LEVEL
+    except ValueError as e:
+        fail(str(e))
     if concurrency < 1:
         fail("--concurrency must be >= 1")
     config = WorkerConfig(concurrency, heartbeat, silent_after)
     with opened_store() as store:
         tid = find_tournament(store, tournament).id if tournament else None
         backend = sandbox_for(sandbox)
-
-        def tell(event: str, match: Match) -> None:
-            err.print(f"match {match.id} (index {match.schedule_index}): {event}", markup=False)
-
         try:
-            Worker(store, data_dir(store), backend, config, tournament_id=tid, listener=tell).run(
+            Worker(store, data_dir(store), backend, config, tournament_id=tid).run(
                 until_idle=until_idle
             )
         finally:

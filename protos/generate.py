@@ -1,8 +1,9 @@
-"""Regenerate the Python code for the protocol into the SDK (checked in; see README).
+"""Regenerate the Python code for the protos (checked in; see README).
 
-Run from the repository root: ``python protos/generate.py``. The output is committed so the
-SDK installs with grpcio and protobuf alone; tests/protocol/test_generated.py fails if the
-checked-in files differ from a fresh generation.
+Run from the repository root: ``python protos/generate.py``. The player protocol goes into
+the SDK (so it installs with grpcio and protobuf alone), the arena service's into the
+platform package. tests/protocol/test_generated.py fails if the checked-in files differ from
+a fresh generation. ``python protos/generate.py DIR`` writes both under DIR instead.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from pathlib import Path
 from grpc_tools import protoc
 
 PROTOS = Path(__file__).resolve().parent
-PROTO_FILES = ["backalley/v1/player.proto"]
+ROOT = PROTOS.parent
+# Each .proto and the directory its package's code goes under.
+TARGETS = {"backalley/v1/player.proto": ROOT / "sdk", "arena/service/v1/arena.proto": ROOT}
 
 
-def generate(out: Path) -> None:
+def generate(proto: str, out: Path) -> None:
     """Write ``*_pb2.py``, ``*_pb2_grpc.py`` and their typed stubs under ``out``."""
     args = [
         "protoc",
@@ -26,7 +29,7 @@ def generate(out: Path) -> None:
         f"--grpc_python_out={out}",
         f"--mypy_out={out}",
         f"--mypy_grpc_out={out}",
-        *PROTO_FILES,
+        proto,
     ]
     # protoc finds the mypy plugins (protoc-gen-mypy*) on PATH, beside this interpreter.
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
@@ -35,4 +38,5 @@ def generate(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    generate(Path(sys.argv[1]) if len(sys.argv) > 1 else PROTOS.parent / "sdk")
+    for proto, out in TARGETS.items():
+        generate(proto, Path(sys.argv[1]) if len(sys.argv) > 1 else out)

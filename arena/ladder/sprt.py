@@ -238,3 +238,50 @@ def mle_theta(outcomes: Sequence[float], pdf: Sequence[float], s: float) -> floa
         else:
             hi = mid
     return hi if hi != open_hi else lo  # an evaluated point, never an open end
+
+
+# ---------------------------------------------------------------------- its lines of text
+# One wording for ``arena compare``, local or through the server (which sends these lines).
+
+
+def opening_line(sprt: Sprt, a: str, b: str, seed: int) -> str:
+    model = "game results (pentanomial)" if len(sprt.outcomes) == 5 else "points (W/D/L)"
+    return (
+        f"compare: A = {a} · B = {b} · seeds from {seed} · elo0 {sprt.elo0:g}"
+        f" · elo1 {sprt.elo1:g} · alpha {sprt.alpha:g} · beta {sprt.beta:g}"
+        f" · pairs scored by {model}"
+    )
+
+
+def pair_line(sprt: Sprt, seed: int, points: tuple[int, int], forfeits: Sequence[str]) -> str:
+    """After ``sprt.update``: the pair's points (A, B), the running figures, any forfeit."""
+    s = sprt.summary()
+    line = (
+        f"pair {s.pairs} · seed {seed} · points A {points[0]} B {points[1]}"
+        f" · W/D/L {s.wins}/{s.draws}/{s.losses}"
+    )
+    if len(sprt.outcomes) == 5:
+        line += f" · pentanomial {'/'.join(str(c) for c in s.counts)}"
+    line += (
+        f" · score {s.score:.3f} · Elo {s.elo:+.1f} ± {s.elo_error:.1f}"
+        f" · LLR {s.llr:.2f} in [{s.bounds[0]:.2f}, {s.bounds[1]:.2f}]"
+    )
+    return "".join([line, *(f" · {f}" for f in forfeits)])
+
+
+def closing_lines(sprt: Sprt) -> list[str]:
+    """The result, then the verdict (or why there is none)."""
+    s = sprt.summary()
+    result = (
+        f"result: {s.pairs} pairs · W/D/L {s.wins}/{s.draws}/{s.losses} · score {s.score:.3f}"
+        f" · Elo {s.elo:+.1f} ± {s.elo_error:.1f} (95%)"
+    )
+    bounds = f"LLR {s.llr:.2f} in [{s.bounds[0]:.2f}, {s.bounds[1]:.2f}]"
+    e0, e1 = f"{sprt.elo0:g}", f"{sprt.elo1:g}"
+    if s.verdict == "H1":
+        verdict = f"verdict: H1 (A - B >= {e1} Elo, not <= {e0}) after {s.pairs} pairs · {bounds}"
+    elif s.verdict == "H0":
+        verdict = f"verdict: H0 (A - B <= {e0} Elo, not >= {e1}) after {s.pairs} pairs · {bounds}"
+    else:
+        verdict = f"no verdict after {s.pairs} pairs (--max-pairs) · {bounds}"
+    return [result, verdict]

@@ -6,6 +6,12 @@ alive, then record the result (refused, and dropped, if the match was taken away
 and apply whatever ratings have become ready. A bot fault is a result; a platform failure
 (``SandboxError`` or anything unexpected) is not: the match is handed back, and after three
 such failures it is marked ``error`` and never rated.
+
+The worker reports itself in the store (``arena status``): registered when it starts, a
+heartbeat every ``heartbeat_s`` with the matches finished since the last one, stopped when
+it ends. It logs each step as a structured event (``arena.logs``): ``worker_started``,
+``match_claimed``, ``match_done``, ``match_failed``, ``match_dropped``, ``match_reaped``,
+``worker_stopped``, and ``worker_heartbeat_failed`` / ``slot_failed`` when the store fails.
 """
 
 from __future__ import annotations
@@ -14,8 +20,10 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from arena.limits import Limits
 from arena.sandbox import Sandbox
@@ -59,32 +67,108 @@ class Worker:
         self.name = name or f"{socket.gethostname()}:{os.getpid()}"
         self.listener = listener or (lambda event, match: None)
         self.stopping = threading.Event()
+        self.matches_done = 0  # finished and recorded by this worker
+        self._unreported = 0  # of which the store hasn't been told yet
+        self._count_lock = threading.Lock()
 
     def run(self, *, until_idle: bool) -> None:
         """Work until stopped, or (``until_idle``) until nothing is queued or running."""
+        host, slots_n, sandbox = socket.gethostname(), self.config.concurrency, self.sandbox.name
+        self.store.worker_started(self.name, host, slots_n, sandbox)
+        _event(
+            logging.INFO, "worker_started",
+            f"worker {self.name} started: {slots_n} slots, {sandbox} sandbox",
+            worker=self.name, host=host, slots=slots_n, sandbox=sandbox,
+            tournament=self.tournament_id,
+        )  # fmt: skip
+        silenced = threading.Event()
+        beating = threading.Thread(target=self._worker_heartbeat, args=(silenced,), daemon=True)
+        beating.start()
         slots = [
             threading.Thread(target=self._slot, args=(f"{self.name}:{i}", until_idle))
             for i in range(self.config.concurrency)
         ]
-        for slot in slots:
-            slot.start()
         try:
+            for slot in slots:
+                slot.start()
             for slot in slots:
                 while slot.is_alive():
                     slot.join(timeout=0.5)
         finally:
             self.stopping.set()
+            for slot in slots:
+                if slot.is_alive():
+                    slot.join()  # the match in hand is recorded or handed back first
+            silenced.set()
+            beating.join()
+            self._stopped()
+
+    def _worker_heartbeat(self, silenced: threading.Event) -> None:
+        while not silenced.wait(self.config.heartbeat_s):
+            self._report()
+
+    def _report(self) -> bool:
+        """Tell the store this worker is alive, and how many matches it finished since the
+        last time; False (logged) if the store failed."""
+        with self._count_lock:
+            done = self._unreported
+        try:
+            self.store.worker_alive(self.name, done=done)
+        except Exception as e:  # the store is down for now: the next beat tries again
+            _event(
+                logging.WARNING, "worker_heartbeat_failed",
+                f"worker {self.name}: heartbeat failed: {e}",
+                worker=self.name, error=f"{type(e).__name__}: {e}",
+            )  # fmt: skip
+            return False
+        with self._count_lock:
+            self._unreported -= done
+        return True
+
+    def _stopped(self) -> None:
+        try:
+            if self._report():
+                self.store.worker_stopped(self.name)
+        except Exception as e:  # logged: it must not hide why the worker stops
+            _event(
+                logging.WARNING, "worker_heartbeat_failed",
+                f"worker {self.name}: its stop was not recorded: {e}",
+                worker=self.name, error=f"{type(e).__name__}: {e}",
+            )  # fmt: skip
+        _event(
+            logging.INFO, "worker_stopped",
+            f"worker {self.name} stopped: {self.matches_done} matches done",
+            worker=self.name, matches_done=self.matches_done,
+        )  # fmt: skip
 
     def _slot(self, worker_id: str, until_idle: bool) -> None:
-        while not self.stopping.is_set():
-            self.store.reap(self.config.silent_after_s)
-            match = self.store.claim(worker_id, tournament_id=self.tournament_id)
-            if match is None:
-                if until_idle and self._idle():
-                    return
-                self.stopping.wait(self.config.poll_s)
-                continue
-            self._play(match, worker_id)
+        try:
+            while not self.stopping.is_set():
+                self._reap()
+                match = self.store.claim(worker_id, tournament_id=self.tournament_id)
+                if match is None:
+                    if until_idle and self._idle():
+                        return
+                    self.stopping.wait(self.config.poll_s)
+                    continue
+                _event(
+                    logging.INFO, "match_claimed", f"{_name(match)} claimed by {worker_id}",
+                    **_fields(match, worker_id), attempts=match.attempts, lease=match.lease,
+                )  # fmt: skip
+                self._play(match, worker_id)
+        except Exception as e:  # the store failed: this slot stops
+            _event(
+                logging.ERROR, "slot_failed", f"slot {worker_id} stopped: {e}",
+                exc_info=True, worker=worker_id, error=f"{type(e).__name__}: {e}",
+            )  # fmt: skip
+
+    def _reap(self) -> None:
+        for match in self.store.reap(self.config.silent_after_s):
+            _event(
+                logging.WARNING, "match_reaped", f"{_name(match)} taken back: {match.last_error}",
+                **_fields(match, None), status=match.status, error=match.last_error,
+                attempts=match.attempts,
+            )  # fmt: skip
 
     def _idle(self) -> bool:
         ids = (
@@ -106,24 +190,70 @@ class Worker:
             target=self._heartbeat, args=(match, worker_id, played), daemon=True
         )
         beating.start()
+        start = time.monotonic()
         try:
             limits = Limits(**tournament.limits)
             result = play_match(self.store, self.data, match, self.sandbox, limits)
         except Exception as e:  # the platform failed, not a bot: hand the match back
-            log.exception("match %s failed", match.id)
-            self.store.fail(match.id, worker_id, f"{type(e).__name__}: {e}", lease=match.lease)
+            error = f"{type(e).__name__}: {e}"
+            status = self.store.fail(match.id, worker_id, error, lease=match.lease)
+            _event(
+                logging.ERROR, "match_failed", f"{_name(match)} failed: {error}",
+                exc_info=True, **_fields(match, worker_id), seconds=_since(start),
+                error=error, status=status,
+            )  # fmt: skip
             self.listener("failed", match)
             return
         finally:
             played.set()
             beating.join()
+        seconds = _since(start)
         if self.store.finish(match.id, worker_id, result, lease=match.lease):
+            with self._count_lock:
+                self.matches_done += 1
+                self._unreported += 1
+            _event(
+                logging.INFO, "match_done", f"{_name(match)}: done in {seconds:.1f} s",
+                **_fields(match, worker_id), seconds=seconds, winner=result.winner,
+                points=list(result.points),
+                forfeit=result.forfeit.reason if result.forfeit else None,
+            )  # fmt: skip
             update_ratings(self.store, match.tournament_id)
             self.listener("done", self.store.match(match.id))
-        else:
-            self.listener("dropped", match)  # reaped meanwhile: someone else plays it
+        else:  # reaped meanwhile: someone else plays it
+            _event(
+                logging.WARNING, "match_dropped",
+                f"{_name(match)} dropped: it was taken back while being played",
+                **_fields(match, worker_id), seconds=seconds,
+            )  # fmt: skip
+            self.listener("dropped", match)
 
     def _heartbeat(self, match: Match, worker_id: str, played: threading.Event) -> None:
         assert match.id is not None
         while not played.wait(self.config.heartbeat_s):
             self.store.heartbeat(match.id, worker_id, lease=match.lease)
+
+
+def _event(level: int, event: str, message: str, *, exc_info: bool = False, **fields: Any) -> None:
+    """A structured log event (``arena.logs``): ``event`` and ``fields`` go in ``extra``."""
+    log.log(level, message, exc_info=exc_info, extra={"event": event, **fields})
+
+
+def _fields(match: Match, worker_id: str | None) -> dict[str, Any]:
+    """Which match, where in which schedule, played by which slot."""
+    fields: dict[str, Any] = {
+        "match": match.id,
+        "tournament": match.tournament_id,
+        "index": match.schedule_index,
+    }
+    if worker_id is not None:
+        fields["worker"] = worker_id
+    return fields
+
+
+def _name(match: Match) -> str:
+    return f"match {match.id} (index {match.schedule_index})"
+
+
+def _since(start: float) -> float:
+    return round(time.monotonic() - start, 3)

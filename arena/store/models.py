@@ -34,11 +34,13 @@ class MatchStatus(StrEnum):
     RUNNING = "running"
     DONE = "done"
     ERROR = "error"  # infrastructure failed too often; never rated
+    CANCELLED = "cancelled"  # no longer wanted (a comparison that has decided)
 
 
 class TournamentKind(StrEnum):
     LADDER = "ladder"  # open-ended: the round-robin grows as versions become active
     TOURNAMENT = "tournament"  # a one-off round-robin
+    COMPARE = "compare"  # arena compare A B: pairs queued until an SPRT decides; first served
 
 
 class TournamentFormat(StrEnum):

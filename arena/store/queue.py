@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 from .base import StoreBase
 from .errors import NotFound, StoreError
-from .models import Match, MatchStatus
+from .models import Match, MatchStatus, Tournament, TournamentKind
 
 MAX_ATTEMPTS = 3
 Teams = tuple[tuple[int, int], tuple[int, int]]
@@ -118,8 +118,15 @@ class Queue(StoreBase):
             query = select(Match).where(Match.status == MatchStatus.QUEUED)
             if tournament_id is not None:
                 query = query.where(Match.tournament_id == tournament_id)
+            # Comparisons first: someone is waiting for each of their pairs.
+            comparison = (
+                select(Tournament.id)
+                .where(Tournament.kind == TournamentKind.COMPARE)
+                .scalar_subquery()
+            )
+            first = case((col(Match.tournament_id).in_(comparison), 0), else_=1)
             query = (
-                query.order_by(col(Match.tournament_id), col(Match.schedule_index))
+                query.order_by(first, col(Match.tournament_id), col(Match.schedule_index))
                 .limit(1)
                 .with_for_update(skip_locked=True)
             )
@@ -237,6 +244,30 @@ class Queue(StoreBase):
         if match is None:
             raise NotFound(f"unknown match {match_id}")
         return match
+
+    def match_at(self, tournament_id: int, schedule_index: int) -> Match:
+        with self._session() as session:
+            match = session.exec(
+                select(Match).where(
+                    Match.tournament_id == tournament_id, Match.schedule_index == schedule_index
+                )
+            ).first()
+        if match is None:
+            raise NotFound(f"tournament {tournament_id} has no match {schedule_index}")
+        return match
+
+    def cancel_queued(self, tournament_id: int) -> int:
+        """Cancel the tournament's queued matches (running ones finish); returns how many."""
+        with self._session(write=True) as session:
+            statement = (
+                update(Match)
+                .where(
+                    col(Match.tournament_id) == tournament_id,
+                    col(Match.status) == MatchStatus.QUEUED,
+                )
+                .values(status=MatchStatus.CANCELLED, finished_at=time.time())
+            )
+            return session.connection().execute(statement).rowcount
 
     def matches(self, tournament_id: int, status: MatchStatus | None = None) -> list[Match]:
         """The tournament's matches in schedule order."""

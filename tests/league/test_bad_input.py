@@ -49,7 +49,7 @@ class Seeded:
         self.arena = arena
         self.rows = arena.rows()
         self.files = arena.files()
-        assert len(self.rows["matches"]) == 1 and len(self.files) > 2
+        assert len(self.rows["matches"]) == 1 and len(self.rows["blobs"]) == 2  # two bots' code
 
     def refused(self, result: subprocess.CompletedProcess[str]) -> str:
         """The one error line; and nothing written."""
@@ -139,12 +139,13 @@ def test_a_bot_that_fails_validation(seeded: Seeded, tmp_path: Path) -> None:
     assert version.reason is not None and line.endswith(version.reason)
     assert version.reason.startswith("validation game: crash: exit status 3")
     assert {t: len(r) for t, r in rows.items()} == {
-        t: len(r) + (t in ("bots", "bot_versions")) for t, r in seeded.rows.items()
+        t: len(r) + (t in ("bots", "bot_versions", "blobs")) for t, r in seeded.rows.items()
     }
-    assert files - seeded.files == {
-        version.archive_path,
-        f"{version.archive_path}/bot.py",
+    assert version.archive_path == f"code/{version.content_hash}"
+    assert {r[0] for r in rows["blobs"]} - {r[0] for r in seeded.rows["blobs"]} == {
+        version.archive_path
     }
+    assert files == seeded.files
     assert arena.leftovers() == []
     # ... shown by `arena bots`, and never on the ladder.
     assert ["crashy", "1", "rejected", version.reason] in [

@@ -1,0 +1,42 @@
+"""``arena server``: serve the ladder over gRPC (see protos/arena/service/v1/arena.proto)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Annotated
+
+import typer
+
+from .cli import app, fail, sandbox_for
+from .cli_ladder import SandboxOption, data_dir, opened_store
+from .league.api import LocalLadder
+from .logs import setup_logging
+from .service.server import serve
+from .store import arena_home
+
+
+@app.command("server")
+def server_command(
+    listen: Annotated[str, typer.Option(help="HOST:PORT to listen on.")] = "0.0.0.0:50051",
+    sandbox: SandboxOption = None,
+    grace: Annotated[float, typer.Option(help="On SIGTERM, let calls finish this long (s).")] = 30,
+) -> None:
+    """Serve submissions, the ladder, matches, replays, logs, status and comparisons over
+    gRPC, on the store named by ARENA_DATABASE_URL. Runs until SIGINT or SIGTERM."""
+    try:
+        setup_logging()
+    except ValueError as e:
+        fail(str(e))
+    with opened_store() as store:
+        sandbox_for(sandbox).close()  # a missing sandbox is said now, not at the first submit
+        ladder = LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox))
+        try:
+            server = serve(listen, ladder, arena_home() / "spool")
+        except (RuntimeError, ValueError) as e:
+            fail(f"cannot listen on {listen}: {e}")
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        stop.wait()
+        server.stop(grace).wait()

@@ -1,0 +1,91 @@
+"""``arena status``: the queue, the matches being played, the workers and when each was last
+heard from."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .cli import app, fail, out
+from .cli_ladder import ServerOption, ladder_for, print_table
+from .league.status import Status
+from .league.worker import WorkerConfig
+from .store import MatchStatus
+
+ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)
+
+
+@app.command("status")
+def status_command(
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: one object.")] = False,
+    silent_after: Annotated[
+        float, typer.Option(help="A worker not heard from for this long (s) is silent.")
+    ] = WorkerConfig.silent_after_s,
+    server: ServerOption = None,
+) -> None:
+    """Queue depth, running matches, workers and their last heartbeat."""
+    if silent_after <= 0:
+        fail(f"--silent-after must be > 0, got {silent_after:g}")
+    with ladder_for(server) as ladder:
+        now = ladder.status(silent_after)
+    if as_json:
+        print(json.dumps(now.as_json(), indent=1))
+        return
+    print_status(now)
+
+
+def print_status(now: Status) -> None:
+    """A summary line, the running matches, the workers; times measured from ``now.now``."""
+    counts = " · ".join(
+        f"{s.value} {now.total(s)}" for s in MatchStatus if s in ALWAYS_SHOWN or now.total(s)
+    )
+    out.print(f"{counts} · workers up {now.workers_up}", markup=False)
+
+    running = Table(
+        "match", "tournament", "index", "teams", "worker", "running for", "last heartbeat",
+        title="running matches",
+    )  # fmt: skip
+    for m in now.running:
+        running.add_row(
+            str(m.id), m.tournament, str(m.index), " vs ".join(m.teams), m.worker_id or "",
+            _since(now.now, m.started_at), _ago(now.now, m.heartbeat_at),
+        )  # fmt: skip
+    print_table(running)
+
+    workers = Table(
+        "worker", "host", "slots", "sandbox", "state", "matches done", "last heartbeat",
+        title="workers",
+    )  # fmt: skip
+    for w in now.workers:
+        workers.add_row(
+            w.name, w.host, str(w.slots), w.sandbox, w.state, str(w.matches_done),
+            _ago(now.now, w.heartbeat_at),
+        )  # fmt: skip
+    print_table(workers)
+
+
+def _ago(now: float, then: float | None) -> str:
+    return "" if then is None else f"{duration(now - then)} ago"
+
+
+def _since(now: float, then: float | None) -> str:
+    return "" if then is None else duration(now - then)
+
+
+def duration(seconds: float) -> str:
+    """``42s``, ``3m 05s``, ``2h 07m``, ``3d 04h``.
+
+    >>> [duration(s) for s in (0.4, 59.6, 185, 7620, 273600, -2)]
+    ['0s', '1m 00s', '3m 05s', '2h 07m', '3d 04h', '0s']
+    """
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m {s % 60:02d}s"
+    if s < 86400:
+        return f"{s // 3600}h {s % 3600 // 60:02d}m"
+    return f"{s // 86400}d {s % 86400 // 3600:02d}h"

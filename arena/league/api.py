@@ -1,0 +1,196 @@
+"""The ladder's operations as users see them, over one store: what ``arena`` runs locally
+and what ``arena server`` serves. ``arena.service.client.RemoteLadder`` has the same methods
+over gRPC, so each CLI command is written once and prints the same either way.
+
+Errors are the store's (``StoreError`` and its kinds), ``SubmissionError``,
+``SandboxError``, ``ScheduleError`` and ``NoResult``: each one line a person can act on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from arena.sandbox import Sandbox
+from arena.store import BotVersion, Match, MatchStatus, NotFound, Store, Tournament
+
+from .compare import CompareLine, CompareSettings, compare_queued
+from .files import DataDir
+from .standings import Standing, standings
+from .status import Status, status
+from .submit import LADDER, submit
+
+
+class NoResult(Exception):
+    """A match that has not been played (yet): no replay, no logs."""
+
+
+@dataclass(frozen=True)
+class VersionRow:
+    bot: str
+    number: int
+    status: str
+    reason: str
+    content_hash: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.bot} v{self.number}"
+
+
+@dataclass(frozen=True)
+class SubmitOutcome:
+    version: VersionRow
+    new: bool  # False: this very code was submitted before
+    scheduled: int  # ladder matches scheduled for it
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    schedule_index: int
+    team0: str
+    team1: str
+    status: str
+    points: str  # "p0 - p1" once done
+    winner: str  # "team 0", "team 1" or "draw" once done
+    note: str  # the forfeit, or the last infrastructure failure
+
+
+@dataclass(frozen=True)
+class BotLog:
+    game: int  # 1 or 2
+    seat: int  # the seat in that game
+    first_seat: int  # the same bot's seat in the first game
+    label: str  # "name vN"
+    output: bytes
+
+
+class Ladder(Protocol):
+    """What every ladder command needs; local (``LocalLadder``) or remote."""
+
+    def submit(self, token: str, path: Path, name: str) -> SubmitOutcome: ...
+    def versions(self) -> list[VersionRow]: ...
+    def standings(self, tournament: str) -> list[Standing]: ...
+    def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]: ...
+    def replay(self, match_id: int, game: int) -> dict[str, Any]: ...
+    def logs(self, match_id: int) -> list[BotLog]: ...
+    def status(self, silent_after: float) -> Status: ...
+    def compare(
+        self, token: str, a: str, b: str, settings: CompareSettings
+    ) -> Iterator[CompareLine]:
+        """The comparison's lines as they come; the last one carries the verdict."""
+        ...
+
+
+class LocalLadder:
+    """The ladder over a store; submissions are validated in ``sandbox()`` (opened on
+    demand, closed after each submission)."""
+
+    def __init__(self, store: Store, data: DataDir, sandbox: Callable[[], Sandbox]) -> None:
+        self.store = store
+        self.data = data
+        self.sandbox = sandbox
+
+    def submit(self, token: str, path: Path, name: str) -> SubmitOutcome:
+        self.store.authenticate(token)  # before a sandbox is opened for nothing
+        backend = self.sandbox()
+        try:
+            done = submit(self.store, backend, token=token, path=path, name=name)
+        finally:
+            backend.close()
+        return SubmitOutcome(self._row(done.version, name), done.new, done.scheduled)
+
+    def versions(self) -> list[VersionRow]:
+        return [
+            self._row(version, bot.name)
+            for bot in self.store.bots()
+            for version in self.store.versions(bot.name)
+        ]
+
+    def standings(self, tournament: str) -> list[Standing]:
+        return standings(self.store, self._tournament(tournament))
+
+    def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]:
+        t = self._tournament(tournament)
+        assert t.id is not None
+        rows = []
+        for m in self.store.matches(t.id, status):
+            (a, c), (b, d) = m.teams
+            done = m.status == MatchStatus.DONE
+            rows.append(
+                MatchRow(
+                    id=m.id or 0,
+                    schedule_index=m.schedule_index,
+                    team0=self._team(a, c),
+                    team1=self._team(b, d),
+                    status=m.status,
+                    points=f"{m.points_team0} - {m.points_team1}" if done else "",
+                    winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
+                    note=(f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else "")
+                    or (m.last_error or ""),
+                )
+            )
+        return rows
+
+    def replay(self, match_id: int, game: int) -> dict[str, Any]:
+        if game not in (1, 2):
+            raise ValueError(f"game is 1 or 2, got {game}")
+        match = self._played(match_id)
+        assert match.replay_path is not None
+        replay: dict[str, Any] = self.data.read_json(match.replay_path)["games"][game - 1]
+        return replay
+
+    def logs(self, match_id: int) -> list[BotLog]:
+        match = self._played(match_id)
+        assert match.logs_path is not None
+        logs = self.data.read_json(match.logs_path)
+        labels = [self.label(v) for v in match.seats]
+        return [
+            BotLog(game, at, seat, labels[seat], self.data.read_blob(logs[f"game{game}"][at]))
+            for game in (1, 2)
+            for seat in range(4)
+            for at in [seat if game == 1 else (seat + 1) % 4]  # the second game is rotated
+        ]
+
+    def status(self, silent_after: float) -> Status:
+        return status(self.store, silent_after=silent_after)
+
+    def compare(
+        self, token: str, a: str, b: str, settings: CompareSettings
+    ) -> Iterator[CompareLine]:
+        self.store.authenticate(token)
+        return compare_queued(self.store, a, b, settings)
+
+    # ------------------------------------------------------------------ helpers
+
+    def label(self, version_id: int) -> str:
+        version = self.store.version(version_id)
+        return f"{self.store.bot_by_id(version.bot_id).name} v{version.number}"
+
+    def _row(self, version: BotVersion, bot: str) -> VersionRow:
+        return VersionRow(
+            bot, version.number, version.status, version.reason or "", version.content_hash
+        )
+
+    def _team(self, a: int, c: int) -> str:
+        first = self.label(a)
+        return first if a == c else f"{first} + {self.label(c)}"
+
+    def _tournament(self, name: str) -> Tournament:
+        try:
+            return self.store.tournament(name)
+        except NotFound:
+            if name == LADDER:
+                raise NotFound(
+                    "the ladder is empty: no bot has been submitted yet (arena submit)"
+                ) from None
+            raise
+
+    def _played(self, match_id: int) -> Match:
+        match = self.store.match(match_id)
+        if match.status != MatchStatus.DONE or match.replay_path is None:
+            raise NoResult(f"match {match_id} has no result yet (it is {match.status})")
+        return match

@@ -1,0 +1,133 @@
+"""``RemoteLadder``: the ladder's operations (``arena.league.api.Ladder``) on an ``arena
+server``, so ``arena --server HOST:PORT ...`` runs the same commands as locally.
+
+A failed call raises ``RemoteError`` with the server's one-line message (or, when nothing
+answers, one naming the address).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena import submission
+from arena.league.api import BotLog, MatchRow, SubmitOutcome, VersionRow
+from arena.league.compare import CompareLine, CompareSettings
+from arena.league.standings import Standing
+from arena.league.status import Status
+from arena.store import MatchStatus
+
+from .convert import standing_row, version_row
+from .v1 import arena_pb2 as pb
+from .v1 import arena_pb2_grpc as rpc
+
+CHUNK = 64 * 1024
+QUERY_S = 60.0  # deadline of a read
+SUBMIT_S = 900.0  # an upload and its validation game
+
+
+class RemoteError(Exception):
+    """A call the server refused, or a server that does not answer. One line."""
+
+    def __init__(self, message: str, code: grpc.StatusCode | None = None) -> None:
+        super().__init__(" ".join(message.split()))
+        self.code = code
+
+
+class RemoteLadder:
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.channel = grpc.insecure_channel(address)
+        self.stub = rpc.ArenaStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def submit(self, token: str, path: Path, name: str) -> SubmitOutcome:
+        if path.is_dir():
+            data, filename = submission.pack(path), f"{name}.tar.gz"
+        elif path.is_file():
+            data, filename = path.read_bytes(), path.name
+        else:
+            raise submission.SubmissionError(f"{path}: no such file or directory")
+
+        def parts() -> Iterator[pb.SubmitRequest]:
+            yield pb.SubmitRequest(header=pb.SubmitHeader(bot_name=name, filename=filename))
+            for at in range(0, len(data), CHUNK):
+                yield pb.SubmitRequest(chunk=data[at : at + CHUNK])
+
+        reply = self._call(self.stub.Submit, parts(), token=token, timeout=SUBMIT_S)
+        return SubmitOutcome(version_row(reply.version), reply.new, reply.scheduled)
+
+    def versions(self) -> list[VersionRow]:
+        reply = self._call(self.stub.ListBots, pb.ListBotsRequest())
+        return [version_row(v) for v in reply.versions]
+
+    def standings(self, tournament: str) -> list[Standing]:
+        reply = self._call(self.stub.Ladder, pb.LadderRequest(tournament=tournament))
+        return [standing_row(s) for s in reply.standings]
+
+    def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]:
+        request = pb.ListMatchesRequest(tournament=tournament, status=status or "")
+        reply = self._call(self.stub.ListMatches, request)
+        return [_row(MatchRow, m) for m in reply.matches]
+
+    def replay(self, match_id: int, game: int) -> dict[str, Any]:
+        request = pb.GetReplayRequest(match_id=match_id, game=game)
+        replay: dict[str, Any] = json.loads(self._call(self.stub.GetReplay, request).replay_json)
+        return replay
+
+    def logs(self, match_id: int) -> list[BotLog]:
+        reply = self._call(self.stub.GetLogs, pb.GetLogsRequest(match_id=match_id))
+        return [_row(BotLog, entry) for entry in reply.logs]
+
+    def status(self, silent_after: float) -> Status:
+        reply = self._call(self.stub.Status, pb.StatusRequest(silent_after=silent_after))
+        return Status.from_json(json.loads(reply.status_json))
+
+    def compare(
+        self, token: str, a: str, b: str, settings: CompareSettings
+    ) -> Iterator[CompareLine]:
+        request = pb.CompareRequest(
+            a=a, b=b, seed=settings.seed, elo0=settings.elo0, elo1=settings.elo1,
+            alpha=settings.alpha, beta=settings.beta, max_pairs=settings.max_pairs,
+            pentanomial=settings.pentanomial, batch=settings.batch,
+        )  # fmt: skip
+        stream = self.stub.Compare(request, metadata=_auth(token))
+        try:
+            for update in stream:
+                yield update.line, update.verdict or None  # type: ignore[misc]
+        except grpc.RpcError as e:
+            raise self._error(e) from None
+        finally:
+            stream.cancel()  # a reader that stops early cancels the comparison's queued rest
+
+    def _call(
+        self, method: Any, request: Any, *, token: str | None = None, timeout: float = QUERY_S
+    ) -> Any:
+        try:
+            return method(request, timeout=timeout, metadata=_auth(token) if token else None)
+        except grpc.RpcError as e:
+            raise self._error(e) from None
+
+    def _error(self, e: grpc.RpcError) -> RemoteError:
+        code: grpc.StatusCode = e.code()
+        details: str = e.details() or code.name
+        if code == grpc.StatusCode.UNAVAILABLE and "failed to connect" in details.lower():
+            return RemoteError(f"server {self.address} does not answer", code)
+        if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return RemoteError(f"server {self.address} did not answer in time", code)
+        return RemoteError(details, code)
+
+
+def _auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def _row(cls: Any, message: Any) -> Any:
+    return cls(**{f.name: getattr(message, f.name) for f in fields(cls)})

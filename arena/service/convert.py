@@ -1,0 +1,50 @@
+"""The ladder's rows to and from their messages: one place for both directions."""
+
+from __future__ import annotations
+
+from arena.league.api import VersionRow
+from arena.league.standings import Standing
+
+from .v1 import arena_pb2 as pb
+
+
+def version_message(row: VersionRow) -> pb.Version:
+    return pb.Version(
+        bot=row.bot,
+        number=row.number,
+        status=row.status,
+        reason=row.reason,
+        content_hash=row.content_hash,
+    )
+
+
+def version_row(message: pb.Version) -> VersionRow:
+    return VersionRow(
+        message.bot, message.number, message.status, message.reason, message.content_hash
+    )
+
+
+def standing_message(row: Standing) -> pb.Standing:
+    return pb.Standing(
+        rank=row.rank,
+        group=row.group,
+        bot=row.bot,
+        version=row.version,
+        version_id=row.version_id,
+        elo=row.elo,
+        fit_elo=row.fit_elo,
+        ci95_low=row.ci95[0],
+        ci95_high=row.ci95[1],
+        games=row.games,
+        wins=row.wins,
+        draws=row.draws,
+        losses=row.losses,
+        mean_diff=row.mean_diff,
+    )
+
+
+def standing_row(m: pb.Standing) -> Standing:
+    return Standing(
+        m.rank, m.group, m.bot, m.version, m.version_id, m.elo, m.fit_elo,
+        (m.ci95_low, m.ci95_high), m.games, m.wins, m.draws, m.losses, m.mean_diff,
+    )  # fmt: skip

@@ -1,0 +1,65 @@
+"""``arena compare --server``: pairs queued for real workers until the SPRT decides.
+
+montecarlo against random, seeded, with a 400-Elo window: five won pairs decide H1 (each
+montecarlo game takes ~40 s of CPU, so a narrower window would take many minutes). A bot
+against an identical copy of itself draws every pair and stops on H0 after two; its pair
+lines are exactly those of the same comparison played locally.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.store import MatchStatus
+
+from .conftest import Service
+from .test_service import bot_copy
+
+pytestmark = pytest.mark.postgres
+WINDOW = ("--elo1", 400)
+
+
+def test_compare_through_the_server(service: Service, tmp_path: Path) -> None:
+    token = service.local("user", "add", "ann").stdout.strip()
+    for name, sample in (("mc", "montecarlo"), ("rand", "random"), ("h", "heuristic")):
+        code = bot_copy(sample, tmp_path / name)
+        done = service.arena("submit", code, "--name", name, "--token", token)
+        assert done.returncode == 0, done.stderr
+    copy = bot_copy("heuristic", tmp_path / "hcopy", "the same bot, another name")
+    assert service.arena("submit", copy, "--name", "hcopy", "--token", token).returncode == 0
+    service.start_worker("w1")
+    service.start_worker("w2")
+
+    strong = service.arena("compare", "mc", "rand", "--seed", 3, *WINDOW, "--token", token)
+    assert strong.returncode == 0, strong.stderr
+    lines = strong.stdout.splitlines()
+    assert lines[0] == (
+        "compare: A = mc v1 · B = rand v1 · seeds from 3 · elo0 0 · elo1 400 · alpha 0.05"
+        " · beta 0.05 · pairs scored by points (W/D/L)"
+    )
+    assert [line.split(" · ")[1] for line in lines[1:-2]] == [f"seed {s}" for s in range(3, 8)]
+    assert lines[-2] == "result: 5 pairs · W/D/L 5/0/0 · score 1.000 · Elo +inf ± inf (95%)"
+    assert lines[-1].startswith("verdict: H1 (A - B >= 400 Elo, not <= 0) after 5 pairs")
+
+    same = service.arena("compare", "h", "hcopy", "--seed", 9, *WINDOW, "--token", token)
+    assert same.returncode == 0, same.stderr
+    assert same.stdout.splitlines()[-1].startswith(
+        "verdict: H0 (A - B <= 0 Elo, not >= 400) after 2 pairs"
+    )
+    local = service.local(
+        "compare", tmp_path / "h", copy, "--seed", 9, *WINDOW, "--sandbox", "process"
+    )
+    assert local.returncode == 0, local.stderr
+    assert local.stdout.splitlines()[1:] == same.stdout.splitlines()[1:]
+
+    # What the verdicts left queued was cancelled, and nothing of it is played.
+    with service.store() as store:
+        comparisons = [t for t in store.tournaments() if t.kind == "compare"]
+        assert len(comparisons) == 2
+        for t in comparisons:
+            assert t.id is not None
+            counts = store.status_counts(t.id)
+            assert counts[MatchStatus.QUEUED] == 0 and counts[MatchStatus.ERROR] == 0
+            assert counts[MatchStatus.CANCELLED] > 0
