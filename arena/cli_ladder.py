@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from .league.files import DataDir
 from .league.standings import Standing, standings
 from .league.submit import LADDER, submit
 from .league.worker import Worker, WorkerConfig
+from .logs import setup_logging
 from .play import SAMPLE_BOTS
 from .render import deal_lines
 from .sandbox import Sandbox, SandboxError
@@ -314,9 +316,9 @@ def worker_command(
     ] = WorkerConfig.silent_after_s,
     heartbeat: Annotated[float, typer.Option(help="Heartbeat period (s).")] = 5.0,
 ) -> None:
-    """Claim queued matches and play them until stopped."""
-    from .logs import setup_logging
-
+    """Claim queued matches and play them until stopped (SIGINT or SIGTERM: the matches in
+    hand are finished first)."""
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         setup_logging()  # its events on stderr: $ARENA_LOG_FORMAT, $ARENA_LOG_LEVEL
     except ValueError as e:
@@ -333,6 +335,10 @@ def worker_command(
             )
         finally:
             backend.close()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM (docker stop, systemd) stops a worker as Ctrl-C does
 
 
 def run_with_progress(

@@ -38,11 +38,12 @@ class Workers(StoreBase):
             )
 
     def worker_stopped(self, name: str) -> None:
+        now = time.time()
         with self._session(write=True) as session:
             session.connection().execute(
                 update(WorkerState)
                 .where(col(WorkerState.name) == name)
-                .values(stopped_at=time.time(), heartbeat_at=time.time())
+                .values(stopped_at=now, heartbeat_at=now)
             )
 
     def workers(self) -> list[WorkerState]:

@@ -76,8 +76,8 @@ def test_submit_play_and_read_the_ladder(arena: Arena, tmp_path: Path) -> None:
     with arena.store() as store:
         played = store.match(match.id)  # type: ignore[arg-type]
     assert played.status == MatchStatus.DONE and played.worker_id is not None
-    assert played.replay_path and (arena.home / played.replay_path).is_file()
-    assert played.logs_path and (arena.home / played.logs_path).is_file()
+    blobs = {row[0] for row in arena.rows()["blobs"]}
+    assert played.replay_path in blobs and played.logs_path in blobs
     (done,) = table_rows(arena.ok("matches").stdout)
     assert done[4] == "done" and done[5] == f"{played.points_team0} - {played.points_team1}"
 
