@@ -317,8 +317,7 @@ def worker_command(
     heartbeat: Annotated[float, typer.Option(help="Heartbeat period (s).")] = 5.0,
 ) -> None:
     """Claim queued matches and play them until stopped (SIGINT or SIGTERM: the matches in
-    hand are finished first)."""
-    signal.signal(signal.SIGTERM, _interrupt)
+    hand are finished and recorded first)."""
     try:
         setup_logging()  # its events on stderr: $ARENA_LOG_FORMAT, $ARENA_LOG_LEVEL
     except ValueError as e:
@@ -329,16 +328,15 @@ def worker_command(
     with opened_store() as store:
         tid = find_tournament(store, tournament).id if tournament else None
         backend = sandbox_for(sandbox)
+        worker = Worker(store, data_dir(store), backend, config, tournament_id=tid)
+        # A flag, not KeyboardInterrupt: an exception raised in the middle of Thread.join
+        # can leave the slot threads running unjoined while the interpreter shuts down.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: worker.stopping.set())
         try:
-            Worker(store, data_dir(store), backend, config, tournament_id=tid).run(
-                until_idle=until_idle
-            )
+            worker.run(until_idle=until_idle)
         finally:
             backend.close()
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM (docker stop, systemd) stops a worker as Ctrl-C does
 
 
 def run_with_progress(

@@ -195,6 +195,39 @@ def test_a_killed_worker_goes_silent(sqlite_arena: Arena, tmp_path: Path) -> Non
     assert shown.splitlines()[0].endswith(" · running 1 · done 0 · error 0 · workers up 0")
 
 
+def test_sigterm_stops_a_worker_after_its_match(sqlite_arena: Arena, tmp_path: Path) -> None:
+    """docker stop's SIGTERM: the match in hand is finished and recorded, then it stops."""
+    arena = sqlite_arena
+    two_bots(arena, tmp_path)
+    log = (tmp_path / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [str(arena_executable()), "worker", "--heartbeat", "0.2"],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+        env=os.environ | {"NO_COLOR": "1"} | arena.env() | {"ARENA_SANDBOX": "process"},
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert time.monotonic() < deadline, "the worker never got going"
+            with arena.store() as store:
+                if status(store).running:
+                    break
+            time.sleep(0.2)
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=120)
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
+        log.close()
+    after = status_json(arena)
+    (stopped,) = after["workers"]
+    assert (stopped["state"], stopped["matches_done"]) == ("stopped", 1)
+    assert after["running"] == [] and after["queue_depth"] == 0
+
+
 # ---------------------------------------------------------------------- bad input
 
 
