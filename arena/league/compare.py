@@ -97,7 +97,7 @@ def compare_queued(
             points = (ready.points_team0 or 0, ready.points_team1 or 0)
             yield sprt_pair_line(sprt, ready.seed, points, _forfeits(ready, labels)), None
     finally:
-        store.cancel_queued(tid)
+        store.cancel_queued(tournament_id=tid)
     lines = closing_lines(sprt)
     yield lines[0], None
     yield lines[1], sprt.verdict

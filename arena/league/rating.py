@@ -1,8 +1,8 @@
 """Ratings from finished matches, applied strictly in schedule order.
 
 A match's rating change is applied only once every match before it in the schedule is done
-(or has failed for good and is never rated), so the ratings are the same whichever worker
-finished first, and however many there were.
+(or has failed for good, or was cancelled, and is never rated), so the ratings are the same
+whichever worker finished first, and however many there were.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from arena.ladder import Entry, Result, elo_steps
 from arena.store import Match, MatchStatus, RatingStep, Store, StoreError
 
+NEVER_RATED = (MatchStatus.ERROR, MatchStatus.CANCELLED)
 SCORES = {0: 1.0, 1: 0.0, None: 0.5}  # team 0's score of the pair, by winner
 
 
@@ -29,7 +30,7 @@ def ready_to_rate(matches: list[Match], rated_through: int) -> list[Match]:
     """Done matches after ``rated_through`` with nothing unfinished before them."""
     ready = []
     for match in matches:  # in schedule order
-        if match.schedule_index <= rated_through or match.status == MatchStatus.ERROR:
+        if match.schedule_index <= rated_through or match.status in NEVER_RATED:
             continue
         if match.status != MatchStatus.DONE:
             break

@@ -72,6 +72,7 @@ def submit(
     for older in store.versions(name):
         if older.status == VersionStatus.ACTIVE and older.id is not None:
             store.set_status(older.id, VersionStatus.RETIRED, f"replaced by v{version.number}")
+            store.cancel_queued(version_id=older.id)  # off the ladder: its rest isn't played
     version = store.set_status(version_id, VersionStatus.ACTIVE)
     return Submitted(version, new=True, scheduled=join_ladder(store, version))
 

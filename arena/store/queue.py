@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func, insert, update
+from sqlalchemy import case, func, insert, or_, update
 from sqlmodel import Session, col, select
 
 from .base import StoreBase
@@ -256,18 +256,20 @@ class Queue(StoreBase):
             raise NotFound(f"tournament {tournament_id} has no match {schedule_index}")
         return match
 
-    def cancel_queued(self, tournament_id: int) -> int:
-        """Cancel the tournament's queued matches (running ones finish); returns how many."""
+    def cancel_queued(
+        self, *, tournament_id: int | None = None, version_id: int | None = None
+    ) -> int:
+        """Cancel the queued matches of a tournament, or with a version at any seat (running
+        ones finish); returns how many."""
+        statement = update(Match).where(col(Match.status) == MatchStatus.QUEUED)
+        if tournament_id is not None:
+            statement = statement.where(col(Match.tournament_id) == tournament_id)
+        if version_id is not None:
+            seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
+            statement = statement.where(or_(*(col(seat) == version_id for seat in seats)))
         with self._session(write=True) as session:
-            statement = (
-                update(Match)
-                .where(
-                    col(Match.tournament_id) == tournament_id,
-                    col(Match.status) == MatchStatus.QUEUED,
-                )
-                .values(status=MatchStatus.CANCELLED, finished_at=time.time())
-            )
-            return session.connection().execute(statement).rowcount
+            values = {"status": MatchStatus.CANCELLED, "finished_at": time.time()}
+            return session.connection().execute(statement.values(**values)).rowcount
 
     def matches(self, tournament_id: int, status: MatchStatus | None = None) -> list[Match]:
         """The tournament's matches in schedule order."""

@@ -150,6 +150,8 @@ def test_a_new_version_retires_the_old_one_and_only_its_owner_may_submit(
         sorted([(v2.id, v2.id), (b1.id, b1.id)]),  # alpha v2's own
     ]
     assert [m.schedule_index for m in matches] == [0, 1]
+    # alpha v1's match, still queued, is not played any more: v1 is off the ladder.
+    assert [m.status for m in matches] == [MatchStatus.CANCELLED, MatchStatus.QUEUED]
     bots = table_rows(arena.ok("bots").stdout)
     assert [row[:3] for row in bots] == [
         ["alpha", "1", "retired"],
