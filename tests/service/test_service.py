@@ -138,7 +138,19 @@ def test_bad_requests_get_status_codes_with_one_line(service: Service, tmp_path:
     assert refused.returncode == 2 and error_line(refused).startswith("error: broken.tar.gz")
     missing = service.arena("submit", tmp_path / "nothing", "--name", "b", "--token", token)
     assert missing.returncode == 2 and "no such file or directory" in error_line(missing)
+    with grpc.insecure_channel(service.address) as channel:
+        header = pb.SubmitRequest(header=pb.SubmitHeader(bot_name="big", filename="big.zip"))
+        chunk = pb.SubmitRequest(chunk=bytes(1 << 20))
+        with pytest.raises(grpc.RpcError) as too_big:
+            rpc.ArenaStub(channel).Submit(
+                iter([header, *[chunk] * 11]),
+                metadata=(("authorization", f"Bearer {token}"),),
+                timeout=60,
+            )
+        assert too_big.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert too_big.value.details() == "big.zip: over 10 MiB"
     assert counts(service) == before
+    assert list((service.root / "server" / "spool").iterdir()) == []
     nobody = Service(service.url, tmp_path, port=service.port + 1)
     gone = nobody.arena("bots")
     assert gone.returncode == 2
