@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -142,18 +142,23 @@ def test_a_worker_logs_json_and_reports_itself(arena: Arena, tmp_path: Path) -> 
     assert row[6].endswith(" ago")
 
 
-def test_a_killed_worker_goes_silent(sqlite_arena: Arena, tmp_path: Path) -> None:
-    arena = sqlite_arena
-    two_bots(arena, tmp_path)
-    arena.ok("tournament", "create", "cup", "--bots", "r1,r2", "--games-per-pairing", 3)
-    log = (tmp_path / "worker.log").open("w")
-    worker = subprocess.Popen(
+def start_worker(arena: Arena, log: IO[str]) -> subprocess.Popen[bytes]:
+    """``arena worker`` (process sandbox, heartbeat every 0.2 s) in its own session."""
+    return subprocess.Popen(
         [str(arena_executable()), "worker", "--heartbeat", "0.2"],
         stdout=subprocess.DEVNULL,
         stderr=log,
         env=os.environ | {"NO_COLOR": "1"} | arena.env() | {"ARENA_SANDBOX": "process"},
         start_new_session=True,
     )
+
+
+def test_a_killed_worker_goes_silent(sqlite_arena: Arena, tmp_path: Path) -> None:
+    arena = sqlite_arena
+    two_bots(arena, tmp_path)
+    arena.ok("tournament", "create", "cup", "--bots", "r1,r2", "--games-per-pairing", 3)
+    log = (tmp_path / "worker.log").open("w")
+    worker = start_worker(arena, log)
     try:
         # Playing, and up for longer than silent_after=1: only its heartbeats keep it up.
         deadline = time.monotonic() + 120
@@ -200,13 +205,7 @@ def test_sigterm_stops_a_worker_after_its_match(sqlite_arena: Arena, tmp_path: P
     arena = sqlite_arena
     two_bots(arena, tmp_path)
     log = (tmp_path / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [str(arena_executable()), "worker", "--heartbeat", "0.2"],
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-        env=os.environ | {"NO_COLOR": "1"} | arena.env() | {"ARENA_SANDBOX": "process"},
-        start_new_session=True,
-    )
+    worker = start_worker(arena, log)
     try:
         deadline = time.monotonic() + 120
         while True:
