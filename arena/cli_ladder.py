@@ -413,7 +413,8 @@ def tournament_status(name: Annotated[str, typer.Argument(help="The tournament's
         t = find_tournament(store, name)
         assert t.id is not None
         counts = store.status_counts(t.id)
-        out.print(" · ".join(f"{s.value} {counts[s]}" for s in MatchStatus), markup=False)
+        shown = [s for s in MatchStatus if s != MatchStatus.CANCELLED or counts[s]]
+        out.print(" · ".join(f"{s.value} {counts[s]}" for s in shown), markup=False)
         print_standings(standings(store, t))
 
 
