@@ -125,11 +125,6 @@ def print_table(table: Table) -> None:
         Console(highlight=False, width=max(out.width, 140)).print(table)
 
 
-def version_label(store: Store, version_id: int) -> str:
-    version = store.version(version_id)
-    return f"{store.bot_by_id(version.bot_id).name} v{version.number}"
-
-
 # ---------------------------------------------------------------------- users and bots
 
 

@@ -18,6 +18,7 @@ from arena.store import BotVersion, Match, MatchStatus, NotFound, Store, Tournam
 
 from .compare import CompareLine, CompareSettings, compare_queued
 from .files import DataDir
+from .labels import Labels
 from .standings import Standing, standings
 from .status import Status, status
 from .submit import LADDER, submit
@@ -93,6 +94,7 @@ class LocalLadder:
         self.store = store
         self.data = data
         self.sandbox = sandbox
+        self.labels = Labels(store)
 
     def submit(self, token: str, path: Path, name: str) -> SubmitOutcome:
         self.store.authenticate(token)  # before a sandbox is opened for nothing
@@ -124,8 +126,8 @@ class LocalLadder:
                 MatchRow(
                     id=m.id or 0,
                     schedule_index=m.schedule_index,
-                    team0=self._team(a, c),
-                    team1=self._team(b, d),
+                    team0=self.labels.team(a, c),
+                    team1=self.labels.team(b, d),
                     status=m.status,
                     points=f"{m.points_team0} - {m.points_team1}" if done else "",
                     winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
@@ -147,7 +149,7 @@ class LocalLadder:
         match = self._played(match_id)
         assert match.logs_path is not None
         logs = self.data.read_json(match.logs_path)
-        labels = [self.label(v) for v in match.seats]
+        labels = [self.labels(v) for v in match.seats]
         return [
             BotLog(game, at, seat, labels[seat], self.data.read_blob(logs[f"game{game}"][at]))
             for game in (1, 2)
@@ -166,18 +168,10 @@ class LocalLadder:
 
     # ------------------------------------------------------------------ helpers
 
-    def label(self, version_id: int) -> str:
-        version = self.store.version(version_id)
-        return f"{self.store.bot_by_id(version.bot_id).name} v{version.number}"
-
     def _row(self, version: BotVersion, bot: str) -> VersionRow:
         return VersionRow(
             bot, version.number, version.status, version.reason or "", version.content_hash
         )
-
-    def _team(self, a: int, c: int) -> str:
-        first = self.label(a)
-        return first if a == c else f"{first} + {self.label(c)}"
 
     def _tournament(self, name: str) -> Tournament:
         try:

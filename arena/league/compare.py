@@ -28,6 +28,7 @@ from arena.store import (
     VersionStatus,
 )
 
+from .labels import Labels
 from .matches import team_of
 
 
@@ -74,7 +75,8 @@ def compare_queued(
     sprt = settings.sprt()
     va, vb = resolve_version(store, a), resolve_version(store, b)
     assert va.id is not None and vb.id is not None
-    labels = [_label(store, v) for v in (va, vb)]
+    label = Labels(store)
+    labels = [label(va.id), label(vb.id)]
     name = f"compare-{a}-{b}-{time.time_ns()}"[:64]
     tournament = store.create_tournament(name, seed=settings.seed, kind=TournamentKind.COMPARE)
     tid = tournament.id
@@ -136,7 +138,3 @@ def _forfeits(match: Match, labels: list[str]) -> list[str]:
         f"forfeit in game {match.forfeit_game} by seat {match.forfeit_seat}"
         f" ({label}, {match.forfeit_reason})"
     ]
-
-
-def _label(store: Store, version: BotVersion) -> str:
-    return f"{store.bot_by_id(version.bot_id).name} v{version.number}"

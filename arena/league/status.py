@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from arena.store import Match, MatchStatus, Store, WorkerState
 
+from .labels import Labels
 from .worker import WorkerConfig
 
 WorkerStateName = Literal["up", "silent", "stopped"]
@@ -104,7 +105,7 @@ def status(
 ) -> Status:
     """The platform's state at ``now`` (default: the time it has been read, so no heartbeat
     it shows is later than ``now``)."""
-    labels = _Labels(store)
+    labels = Labels(store)
     counts: list[TournamentCounts] = []
     running: list[RunningMatch] = []
     for tournament in store.tournaments():
@@ -137,9 +138,10 @@ def _worker(w: WorkerState, now: float, silent_after: float) -> WorkerInfo:
     )  # fmt: skip
 
 
-def _running(match: Match, tournament: str, labels: _Labels) -> RunningMatch:
+def _running(match: Match, tournament: str, labels: Labels) -> RunningMatch:
     assert match.id is not None
     s0, s1, s2, s3 = (labels(v) for v in match.seats)
+    (a, c), (b, d) = match.teams
     return RunningMatch(
         id=match.id,
         tournament=tournament,
@@ -148,24 +150,5 @@ def _running(match: Match, tournament: str, labels: _Labels) -> RunningMatch:
         started_at=match.started_at,
         heartbeat_at=match.heartbeat_at,
         seats=(s0, s1, s2, s3),
-        teams=(_team(s0, s2), _team(s1, s3)),
+        teams=(labels.team(a, c), labels.team(b, d)),
     )
-
-
-def _team(a: str, c: str) -> str:
-    return a if a == c else f"{a} + {c}"
-
-
-class _Labels:
-    """``bot vN`` for version ids, each looked up once."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.known: dict[int, str] = {}
-
-    def __call__(self, version_id: int) -> str:
-        if version_id not in self.known:
-            version = self.store.version(version_id)
-            bot = self.store.bot_by_id(version.bot_id)
-            self.known[version_id] = f"{bot.name} v{version.number}"
-        return self.known[version_id]

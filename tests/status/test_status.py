@@ -24,23 +24,7 @@ from arena.league.status import RunningMatch, Status, TournamentCounts, WorkerIn
 from arena.logs import setup_logging
 from arena.store import Match, MatchSpec, MatchStatus
 from tests.cli.runner import arena_executable, error_line
-from tests.league.conftest import Arena, bot_copy, make_arena, table_rows
-from tests.store.conftest import postgres_schema_url
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def arena(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Arena]:
-    """A fresh ARENA_HOME, and a fresh database: SQLite in it, or a PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield make_arena(tmp_path)
-    else:
-        for url in postgres_schema_url():
-            yield make_arena(tmp_path, url)
-
-
-@pytest.fixture
-def sqlite_arena(tmp_path: Path) -> Arena:
-    return make_arena(tmp_path)
+from tests.league.conftest import Arena, bot_copy, table_rows
 
 
 def two_bots(arena: Arena, tmp_path: Path) -> None:
