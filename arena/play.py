@@ -5,12 +5,13 @@ under ``sample_bots/``) or a path to a bot directory, its ``bot.py``, or a .zip 
 the directory.
 
 Every game gets four fresh bots. While one game is played the next game's bots are already
-starting (``play_many``), so a sandbox's start-up cost hides behind the game before.
+starting (``TablePipeline``), so a sandbox's start-up cost hides behind the game before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 import shutil
@@ -133,8 +134,13 @@ def referee_table(
     settings: GameSettings,
     on_deal: Callable[[DealRecord], None] | None = None,
     log_prefix: str = "",
+    on_begin: Callable[[], None] | None = None,
 ) -> PlayedGame:
-    """Referee one game between a table's bots, then stop them whatever happened."""
+    """Referee one game between a table's bots, then stop them whatever happened.
+
+    ``on_begin`` is called once every bot has answered Hello (or one failed to), as the
+    game's play begins: the moment to start the next game's bots (``TablePipeline.begun``),
+    no sooner, so that they don't compete for the CPU with these bots' start-up."""
     rules, limits = settings.rules, settings.limits
     channels: list[grpc.Channel] = []
     try:
@@ -155,6 +161,8 @@ def referee_table(
                 forfeit = Forfeit(fault.seat, fault.reason, fault.detail)
                 outcome = GameOutcome(GameState.new(seed, rules), forfeit)
                 break
+        if on_begin is not None:
+            on_begin()
         if outcome is None:
             outcome = run_game(
                 players, seed, rules, record_legal=settings.record_legal, on_deal=on_deal
@@ -258,13 +266,18 @@ def play_many(
     schedule = [(tuple(bots), s) for s in seeds]
     if duplicate:
         schedule = [g for s in seeds for g in ((tuple(bots), s), (rotated(bots), s))]
-    tables = TablePipeline(
-        [b for b, _ in schedule], lambda b: start_table(b, sandbox, settings.limits), concurrency
-    )
+    tables = TablePipeline(ahead=concurrency)
+    for lineup, _ in schedule:
+        tables.add(functools.partial(start_table, lineup, sandbox, settings.limits))
 
     def one(index: int) -> PlayedGame:
-        table = tables.take(index)
-        return referee_table(table, schedule[index][1], settings, log_prefix=f"game{index + 1}-")
+        return referee_table(
+            tables.take(index),
+            schedule[index][1],
+            settings,
+            log_prefix=f"game{index + 1}-",
+            on_begin=lambda: tables.begun(index),
+        )
 
     try:
         with ThreadPoolExecutor(max_workers=concurrency) as pool:
@@ -279,33 +292,50 @@ def play_many(
 
 
 class TablePipeline:
-    """Starts tables ahead of their games: game i's bots start while game i - ahead plays."""
+    """Starts tables ahead of their games: once game i has begun (its bots all answered
+    Hello), the tables of games i + 1 .. i + ``ahead`` start while it plays.
 
-    def __init__(
-        self,
-        lineups: Sequence[tuple[BotSpec, ...]],
-        start: Callable[[tuple[BotSpec, ...]], Table],
-        ahead: int,
-    ) -> None:
-        self._lineups = lineups
-        self._start = start
+    Games are added in the order they will be played, each as the call that starts its table;
+    a game may be added while earlier ones play (a worker adds its next match's games once it
+    has claimed it) and starts at once if it is already due. A table not started ahead starts
+    when its game takes it.
+    """
+
+    def __init__(self, ahead: int = 1) -> None:
         self._ahead = ahead
+        self._starts: list[Callable[[], Table]] = []
         self._pool = ThreadPoolExecutor(max_workers=ahead, thread_name_prefix="arena-start")
         self._futures: dict[int, Future[Table]] = {}
         self._taken: set[int] = set()
+        self._begun = -1  # the last game that has begun
         self._lock = threading.Lock()
 
-    def take(self, index: int) -> Table:
+    def add(self, start: Callable[[], Table]) -> int:
+        """Schedule a game's table, started by ``start``; its index in the pipeline."""
         with self._lock:
-            future = self._futures.pop(index, None) or self._submit(index)
+            self._starts.append(start)
+            index = len(self._starts) - 1
+            self._start_due()
+        return index
+
+    def take(self, index: int) -> Table:
+        """Game ``index``'s table, started now if it was not started ahead."""
+        with self._lock:
+            future = self._futures.pop(index, None) or self._pool.submit(self._starts[index])
             self._taken.add(index)
-            for later in range(index + 1, min(index + 1 + self._ahead, len(self._lineups))):
-                if later not in self._taken and later not in self._futures:
-                    self._futures[later] = self._submit(later)
         return future.result()
 
-    def _submit(self, index: int) -> Future[Table]:
-        return self._pool.submit(self._start, self._lineups[index])
+    def begun(self, index: int) -> None:
+        """Game ``index`` is being played: start the tables due after it."""
+        with self._lock:
+            self._begun = max(self._begun, index)
+            self._start_due()
+
+    def _start_due(self) -> None:
+        last = min(self._begun + self._ahead, len(self._starts) - 1)
+        for later in range(self._begun + 1, last + 1):
+            if later not in self._taken and later not in self._futures:
+                self._futures[later] = self._pool.submit(self._starts[later])
 
     def close(self) -> None:
         """Stop tables started for games that will not be played (an error ended the run)."""

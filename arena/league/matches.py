@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.engine import Rules
 from arena.engine.replay import build_replay
 from arena.limits import Limits
-from arena.play import BotSpec, GameSettings, PlayedGame, play_many
+from arena.play import (
+    BotSpec,
+    GameSettings,
+    PlayedGame,
+    TablePipeline,
+    referee_table,
+    rotated,
+    start_table,
+)
 from arena.sandbox import Sandbox
 from arena.store import ForfeitInfo, Match, MatchResult, Store
 
@@ -30,19 +41,60 @@ def team_of(game: int, seat: int) -> int:
     return seat % 2 if game == 1 else 1 - seat % 2
 
 
-def play_match(
+@dataclass(frozen=True)
+class ScheduledMatch:
+    """A claimed match whose two games are scheduled in a slot's ``TablePipeline``."""
+
+    match: Match
+    limits: Limits
+    games: tuple[int, int]  # the two games' indices in the pipeline
+
+
+def schedule_match(
     store: Store,
     data: DataDir,
     match: Match,
     sandbox: Sandbox,
     limits: Limits,
+    tables: TablePipeline,
+) -> ScheduledMatch:
+    """Add the match's two games to ``tables``: the lineup, then the same bots rotated (the
+    partnerships swap cards), four fresh bots each. Their bots start when due."""
+    first = tuple(lineup(store, data, match))
+    games = tuple(
+        tables.add(functools.partial(start_table, bots, sandbox, limits))
+        for bots in (first, rotated(first))
+    )
+    return ScheduledMatch(match, limits, (games[0], games[1]))
+
+
+def play_match(
+    data: DataDir,
+    scheduled: ScheduledMatch,
+    tables: TablePipeline,
     rules: Rules = Rules(),  # noqa: B008 (a frozen value)
+    on_last_game: Callable[[], None] | None = None,
 ) -> MatchResult:
-    """Both games of the pair, each with four fresh bots; the replays and logs stored."""
-    specs = lineup(store, data, match)
+    """Both games of the pair; the replays and logs stored. ``on_last_game`` is called as the
+    second game begins: when a worker claims its next match, so that its bots start while
+    this game plays."""
     with tempfile.TemporaryDirectory(prefix="arena-match-") as tmp:
-        settings = GameSettings(rules, limits, logs_dir=Path(tmp))
-        games = play_many(specs, [match.seed], sandbox, duplicate=True, settings=settings)
+        settings = GameSettings(rules, scheduled.limits, logs_dir=Path(tmp))
+        games = []
+        for number, index in enumerate(scheduled.games, start=1):
+
+            def begin(index: int = index, last: bool = number == len(scheduled.games)) -> None:
+                tables.begun(index)
+                if last and on_last_game is not None:
+                    on_last_game()
+
+            table = tables.take(index)
+            games.append(
+                referee_table(
+                    table, scheduled.match.seed, settings, log_prefix=f"game{number}-",
+                    on_begin=begin,
+                )
+            )  # fmt: skip
         return _result(data, games)
 
 

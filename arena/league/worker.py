@@ -7,11 +7,17 @@ and apply whatever ratings have become ready. A bot fault is a result; a platfor
 (``SandboxError`` or anything unexpected) is not: the match is handed back, and after three
 such failures it is marked ``error`` and never rated.
 
+A slot claims its next match as the second game of the one in hand begins, so that the next
+match's first bots start while that game plays: the time bots take to start hides behind a
+game, from the second match on. A slot that stops with a match claimed ahead hands it back
+unplayed (``match_released``), no attempt counted.
+
 The worker reports itself in the store (``arena status``): registered when it starts, a
 heartbeat every ``heartbeat_s`` with the matches finished since the last one, stopped when
 it ends. It logs each step as a structured event (``arena.logs``): ``worker_started``,
 ``match_claimed``, ``match_done``, ``match_failed``, ``match_dropped``, ``match_reaped``,
-``worker_stopped``, and ``worker_heartbeat_failed`` / ``slot_failed`` when the store fails.
+``match_released``, ``worker_stopped``, and ``worker_heartbeat_failed`` / ``claim_failed`` /
+``slot_failed`` when the store fails.
 """
 
 from __future__ import annotations
@@ -26,11 +32,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.limits import Limits
+from arena.play import TablePipeline
 from arena.sandbox import Sandbox
 from arena.store import Match, MatchStatus, Store
 
 from .files import DataDir
-from .matches import play_match
+from .matches import ScheduledMatch, play_match, schedule_match
 from .rating import update_ratings
 
 log = logging.getLogger("arena.worker")
@@ -42,6 +49,13 @@ class WorkerConfig:
     heartbeat_s: float = 5.0
     silent_after_s: float = 60.0  # a running match with no heartbeat for this long is requeued
     poll_s: float = 0.5  # how often an idle slot looks for work
+
+    @property
+    def match_heartbeat_s(self) -> float:
+        """How often a claimed match's heartbeat beats: often enough that no reaper, this
+        worker's own included (a slot reaps while it holds the match it claimed ahead),
+        ever takes it for silent."""
+        return min(self.heartbeat_s, self.silent_after_s / 3)
 
 
 Listener = Callable[[str, Match], None]  # ("done" | "failed" | "dropped", match)
@@ -142,24 +156,73 @@ class Worker:
         )  # fmt: skip
 
     def _slot(self, worker_id: str, until_idle: bool) -> None:
+        # One pipeline for the slot's life: as a match's second game begins, the slot claims
+        # its next match, whose first bots then start while that game plays.
+        tables = TablePipeline(ahead=1)
+        ahead: Claimed | None = None
         try:
             while not self.stopping.is_set():
                 self._reap()
-                match = self.store.claim(worker_id, tournament_id=self.tournament_id)
-                if match is None:
+                claimed = ahead if ahead is not None else self._claim(worker_id, tables)
+                ahead = None
+                if claimed is None:
                     if until_idle and self._idle():
                         return
                     self.stopping.wait(self.config.poll_s)
                     continue
-                _event(
-                    logging.INFO, "match_claimed", f"{_name(match)} claimed by {worker_id}",
-                    **_fields(match, worker_id), attempts=match.attempts, lease=match.lease,
-                )  # fmt: skip
-                self._play(match, worker_id)
+
+                def claim_next() -> None:
+                    nonlocal ahead
+                    if self.stopping.is_set():
+                        return
+                    try:
+                        ahead = self._claim(worker_id, tables)
+                    except Exception as e:  # the store failed: claim again after this match
+                        _event(
+                            logging.WARNING, "claim_failed", f"slot {worker_id}: {e}",
+                            worker=worker_id, error=f"{type(e).__name__}: {e}",
+                        )  # fmt: skip
+
+                self._play(claimed, worker_id, tables, claim_next)
         except Exception as e:  # the store failed: this slot stops
             _event(
                 logging.ERROR, "slot_failed", f"slot {worker_id} stopped: {e}",
                 exc_info=True, worker=worker_id, error=f"{type(e).__name__}: {e}",
+            )  # fmt: skip
+        finally:
+            if ahead is not None:
+                self._release(ahead, worker_id)
+            tables.close()
+
+    def _claim(self, worker_id: str, tables: TablePipeline) -> Claimed | None:
+        """The next queued match, claimed, its heartbeat beating and its games scheduled."""
+        match = self.store.claim(worker_id, tournament_id=self.tournament_id)
+        if match is None:
+            return None
+        _event(
+            logging.INFO, "match_claimed", f"{_name(match)} claimed by {worker_id}",
+            **_fields(match, worker_id), attempts=match.attempts, lease=match.lease,
+        )  # fmt: skip
+        claimed = Claimed(match, self.store, worker_id, self.config.match_heartbeat_s)
+        try:
+            tournament = self.store.tournament_by_id(match.tournament_id)
+            limits = Limits(**tournament.limits)
+            claimed.scheduled = schedule_match(
+                self.store, self.data, match, self.sandbox, limits, tables
+            )
+        except Exception as e:  # its code or record is unreadable: the platform failed
+            claimed.failure = e
+        return claimed
+
+    def _release(self, claimed: Claimed, worker_id: str) -> None:
+        """Hand back a match claimed ahead that this slot will not play (it is stopping)."""
+        claimed.stop_heartbeat()
+        match = claimed.match
+        assert match.id is not None
+        if self.store.release(match.id, worker_id, lease=match.lease):
+            _event(
+                logging.INFO, "match_released", f"{_name(match)} handed back unplayed",
+                **_fields(match, worker_id),
             )  # fmt: skip
 
     def _reap(self) -> None:
@@ -182,19 +245,23 @@ class Worker:
                 return False
         return True
 
-    def _play(self, match: Match, worker_id: str) -> None:
+    def _play(
+        self,
+        claimed: Claimed,
+        worker_id: str,
+        tables: TablePipeline,
+        on_last_game: Callable[[], None],
+    ) -> None:
+        match = claimed.match
         assert match.id is not None
-        tournament = self.store.tournament_by_id(match.tournament_id)
-        played = threading.Event()
-        beating = threading.Thread(
-            target=self._heartbeat, args=(match, worker_id, played), daemon=True
-        )
-        beating.start()
         start = time.monotonic()
         try:
-            limits = Limits(**tournament.limits)
-            result = play_match(self.store, self.data, match, self.sandbox, limits)
+            if claimed.failure is not None:
+                raise claimed.failure
+            assert claimed.scheduled is not None
+            result = play_match(self.data, claimed.scheduled, tables, on_last_game=on_last_game)
         except Exception as e:  # the platform failed, not a bot: hand the match back
+            claimed.stop_heartbeat()
             error = f"{type(e).__name__}: {e}"
             status = self.store.fail(match.id, worker_id, error, lease=match.lease)
             _event(
@@ -204,9 +271,7 @@ class Worker:
             )  # fmt: skip
             self.listener("failed", match)
             return
-        finally:
-            played.set()
-            beating.join()
+        claimed.stop_heartbeat()
         seconds = _since(start)
         if self.store.finish(match.id, worker_id, result, lease=match.lease):
             with self._count_lock:
@@ -228,10 +293,29 @@ class Worker:
             )  # fmt: skip
             self.listener("dropped", match)
 
-    def _heartbeat(self, match: Match, worker_id: str, played: threading.Event) -> None:
+
+class Claimed:
+    """A match this slot claimed: its heartbeat beats from the claim until it is recorded or
+    handed back (a match claimed ahead waits for the match before it)."""
+
+    def __init__(self, match: Match, store: Store, worker_id: str, every_s: float) -> None:
         assert match.id is not None
-        while not played.wait(self.config.heartbeat_s):
-            self.store.heartbeat(match.id, worker_id, lease=match.lease)
+        self.match = match
+        self.scheduled: ScheduledMatch | None = None
+        self.failure: Exception | None = None  # why its games could not be scheduled
+        self._done = threading.Event()
+        match_id, lease = match.id, match.lease
+
+        def beat() -> None:
+            while not self._done.wait(every_s):
+                store.heartbeat(match_id, worker_id, lease=lease)
+
+        self._thread = threading.Thread(target=beat, daemon=True)
+        self._thread.start()
+
+    def stop_heartbeat(self) -> None:
+        self._done.set()
+        self._thread.join()
 
 
 def _event(level: int, event: str, message: str, *, exc_info: bool = False, **fields: Any) -> None:

@@ -210,6 +210,17 @@ class Queue(StoreBase):
         status = self._owned_update(match_id, worker_id, lease, values)
         return None if status is None else MatchStatus(status)
 
+    def release(self, match_id: int, worker_id: str, *, lease: int | None = None) -> bool:
+        """Hand back a match claimed but not begun (its worker is stopping): queued again as
+        if never claimed, no attempt counted. False when this worker no longer owns it."""
+        values: dict[str, Any] = {
+            "status": MatchStatus.QUEUED,
+            "worker_id": None,
+            "heartbeat_at": None,
+            "started_at": None,
+        }
+        return self._owned_update(match_id, worker_id, lease, values) is not None
+
     def reap(self, silent_for_s: float, now: float | None = None) -> list[Match]:
         """Requeue (or, on the third failure, mark ``error``) the running matches whose
         worker hasn't sent a heartbeat for ``silent_for_s`` seconds; returns them."""

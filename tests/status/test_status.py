@@ -126,13 +126,13 @@ def test_a_worker_logs_json_and_reports_itself(arena: Arena, tmp_path: Path) -> 
     assert row[6].endswith(" ago")
 
 
-def start_worker(arena: Arena, log: IO[str]) -> subprocess.Popen[bytes]:
+def start_worker(arena: Arena, log: IO[str], **env: str) -> subprocess.Popen[bytes]:
     """``arena worker`` (process sandbox, heartbeat every 0.2 s) in its own session."""
     return subprocess.Popen(
         [str(arena_executable()), "worker", "--heartbeat", "0.2"],
         stdout=subprocess.DEVNULL,
         stderr=log,
-        env=os.environ | {"NO_COLOR": "1"} | arena.env() | {"ARENA_SANDBOX": "process"},
+        env=os.environ | {"NO_COLOR": "1"} | arena.env() | {"ARENA_SANDBOX": "process"} | env,
         start_new_session=True,
     )
 
@@ -209,6 +209,47 @@ def test_sigterm_stops_a_worker_after_its_match(sqlite_arena: Arena, tmp_path: P
     (stopped,) = after["workers"]
     assert (stopped["state"], stopped["matches_done"]) == ("stopped", 1)
     assert after["running"] == [] and after["queue_depth"] == 0
+
+
+def test_sigterm_hands_back_the_match_claimed_ahead(sqlite_arena: Arena, tmp_path: Path) -> None:
+    """A worker claims its next match as the second game of the one in hand begins (its bots
+    start meanwhile). Stopped then, it finishes the match in hand and hands the other back
+    unplayed: queued again, no attempt counted, and the next worker plays it."""
+    arena = sqlite_arena
+    two_bots(arena, tmp_path)  # the ladder's match
+    arena.ok("tournament", "create", "cup", "--bots", "r1,r2", "--seed", 5)  # and the cup's
+    log_path = tmp_path / "worker.log"
+    with log_path.open("w") as log:
+        worker = start_worker(arena, log, ARENA_LOG_FORMAT="json")
+        try:
+            deadline = time.monotonic() + 120
+            while sum('"match_claimed"' in line for line in log_path.read_text().splitlines()) < 2:
+                assert time.monotonic() < deadline, "the worker never claimed ahead"
+                time.sleep(0.05)
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=120)
+        finally:
+            if worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGKILL)
+                worker.wait()
+    events = [e for e in json_lines(log_path.read_text()) if e["logger"] == "arena.worker"]
+    first, ahead = (e["match"] for e in events if e["event"] == "match_claimed")
+    assert [e["match"] for e in events if e["event"] == "match_done"] == [first]
+    assert [e["match"] for e in events if e["event"] == "match_released"] == [ahead]
+    assert events[-1]["event"] == "worker_stopped" and events[-1]["matches_done"] == 1
+    with arena.store() as store:
+        released = store.match(ahead)
+        assert (released.status, released.attempts, released.worker_id) == (
+            MatchStatus.QUEUED,
+            0,
+            None,
+        )
+        assert store.match(first).status == MatchStatus.DONE
+
+    arena.ok("worker", "--until-idle")
+    with arena.store() as store:
+        played = store.match(ahead)
+        assert (played.status, played.attempts, played.lease) == (MatchStatus.DONE, 0, 2)
 
 
 # ---------------------------------------------------------------------- bad input

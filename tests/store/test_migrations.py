@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import threading
 
+from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
 from arena.store import Store, open_store
-from arena.store.migrate import current_revision, head_revision, schema_diff
+from arena.store.migrate import HEAD, current_revision, head_revision, schema_diff
 
 TABLES = {
     "alembic_version",
@@ -24,8 +25,10 @@ TABLES = {
 
 
 def test_an_empty_database_is_migrated_to_head(store: Store) -> None:
+    assert head_revision() == HEAD  # opening a store trusts HEAD to skip loading alembic
     with store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision()
+        assert current_revision(connection) == HEAD
+        assert MigrationContext.configure(connection).get_current_revision() == HEAD
         assert set(inspect(connection).get_table_names()) == TABLES
 
 
