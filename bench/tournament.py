@@ -18,7 +18,8 @@ The tournament's limits are the defaults but a 60 s start-up (a bench measures, 
 not referee; under others' load four containers can take more than 10 s to answer).
 
 Printed per W: the matches, the wall time, matches per minute against what the bots alone
-would allow (each match's decisions times the think time: its floor), each match's time,
+would allow (each match's decisions times the think time: its floor), each match's time
+(from its claim, or, for a match claimed ahead, from the end of its slot's match before),
 when the workers got their first match and exited, where the CPU went over the run (from
 /proc: the whole machine, the workers, the Docker engine, PostgreSQL; from the cgroups of
 the bot containers that these workers started, sampled while they live; the rest is
@@ -229,7 +230,7 @@ class Run:
     workers: int
     matches: int = 0
     wall_s: float = 0.0
-    match_s: list[float] = field(default_factory=list)  # each match, started to finished
+    match_s: list[float] = field(default_factory=list)  # each match, begun to finished
     floor_s: list[float] = field(default_factory=list)  # its decisions x the think time
     decisions: list[int] = field(default_factory=list)  # each match's, both games
     per_worker: list[int] = field(default_factory=list)  # matches each worker played
@@ -398,7 +399,11 @@ def check_results(
     pids = {str(p.pid): i for i, p in enumerate(procs)}
     run.per_worker = [0] * len(procs)
     first_claim = math.inf
-    for match in store.matches(tournament.id):
+    # A slot claims its next match as its match in hand's last game begins: a match's time
+    # runs from its claim or from the end of the slot's match before, whichever is later.
+    slot_free: dict[str, float] = {}
+    done = sorted(store.matches(tournament.id), key=lambda m: m.finished_at or 0.0)
+    for match in done:
         if match.forfeit_reason is not None:
             raise BenchError(
                 f"match {match.id}: game {match.forfeit_game} seat {match.forfeit_seat} "
@@ -406,7 +411,9 @@ def check_results(
             )
         assert match.started_at is not None and match.finished_at is not None
         assert match.replay_path is not None and match.worker_id is not None
-        run.match_s.append(match.finished_at - match.started_at)
+        begun = max(match.started_at, slot_free.get(match.worker_id, 0.0))
+        slot_free[match.worker_id] = match.finished_at
+        run.match_s.append(match.finished_at - begun)
         first_claim = min(first_claim, match.started_at - started)
         pid = match.worker_id.rsplit(":", 2)[-2]  # host:pid:slot
         run.per_worker[pids[pid]] += 1
@@ -418,7 +425,7 @@ def check_results(
         run.decisions.append(decisions)
         run.floor_s.append(decisions * think_ms / 1000)
         names = [store.bot_by_id(store.version(v).bot_id).name for v in match.seats]
-        at = match.started_at - started
+        at = begun - started
         run.details.append(
             (
                 at,
