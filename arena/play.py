@@ -331,6 +331,15 @@ class TablePipeline:
             self._begun = max(self._begun, index)
             self._start_due()
 
+    def drop(self, index: int) -> None:
+        """Game ``index`` will not be played (its match failed): stop its table if it was
+        started ahead, and never start it."""
+        with self._lock:
+            self._taken.add(index)
+            future = self._futures.pop(index, None)
+        if future is not None:
+            _stop_unplayed(future)
+
     def _start_due(self) -> None:
         last = min(self._begun + self._ahead, len(self._starts) - 1)
         for later in range(self._begun + 1, last + 1):
@@ -341,8 +350,13 @@ class TablePipeline:
         """Stop tables started for games that will not be played (an error ended the run)."""
         self._pool.shutdown(wait=True)
         for future in self._futures.values():
-            if future.exception() is None:
-                table = future.result()
-                table.stop()
-                table.scratch.cleanup()
+            _stop_unplayed(future)
         self._futures.clear()
+
+
+def _stop_unplayed(future: Future[Table]) -> None:
+    """Stop a table started for a game that will not be played (a failed start left none)."""
+    if future.exception() is None:
+        table = future.result()
+        table.stop()
+        table.scratch.cleanup()

@@ -81,20 +81,25 @@ def play_match(
     with tempfile.TemporaryDirectory(prefix="arena-match-") as tmp:
         settings = GameSettings(rules, scheduled.limits, logs_dir=Path(tmp))
         games = []
-        for number, index in enumerate(scheduled.games, start=1):
+        try:
+            for number, index in enumerate(scheduled.games, start=1):
 
-            def begin(index: int = index, last: bool = number == len(scheduled.games)) -> None:
-                tables.begun(index)
-                if last and on_last_game is not None:
-                    on_last_game()
+                def begin(index: int = index, last: bool = number == len(scheduled.games)) -> None:
+                    tables.begun(index)
+                    if last and on_last_game is not None:
+                        on_last_game()
 
-            table = tables.take(index)
-            games.append(
-                referee_table(
-                    table, scheduled.match.seed, settings, log_prefix=f"game{number}-",
-                    on_begin=begin,
-                )
-            )  # fmt: skip
+                table = tables.take(index)
+                games.append(
+                    referee_table(
+                        table, scheduled.match.seed, settings, log_prefix=f"game{number}-",
+                        on_begin=begin,
+                    )
+                )  # fmt: skip
+        except BaseException:  # the platform failed: no bots of this match may linger
+            for index in scheduled.games:
+                tables.drop(index)
+            raise
         return _result(data, games)
 
 

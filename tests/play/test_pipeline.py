@@ -1,0 +1,93 @@
+"""``TablePipeline``: a game's bots start once the game before has begun (never while that
+game's own bots are still starting), a game added late starts at once when it is due, and
+the bots of a game that will not be played are stopped. Real bots, process sandbox."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.limits import Limits
+from arena.play import SAMPLE_BOTS, BotSpec, Table, TablePipeline, start_table
+from arena.sandbox import Sandbox, open_sandbox
+
+BOTS = tuple(BotSpec("random", SAMPLE_BOTS / "random") for _ in range(4))
+
+
+@pytest.fixture
+def sandbox() -> Iterator[Sandbox]:
+    opened = open_sandbox("process")
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+class Starts:
+    """Starts real tables, and keeps each one it started, in order."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.tables: list[Table] = []
+
+    def start(self) -> Table:
+        table = start_table(BOTS, self.sandbox, Limits())
+        self.tables.append(table)
+        return table
+
+    def until(self, count: int) -> None:
+        deadline = time.monotonic() + 30
+        while len(self.tables) < count:
+            assert time.monotonic() < deadline, f"{len(self.tables)} tables started, not {count}"
+            time.sleep(0.01)
+
+
+def playing(pipeline: TablePipeline, index: int, starts: Starts) -> Callable[[], None]:
+    table = pipeline.take(index)
+    assert table is starts.tables[-1]
+    return table.stop
+
+
+def test_the_next_table_starts_once_the_game_before_has_begun(sandbox: Sandbox) -> None:
+    starts = Starts(sandbox)
+    pipeline = TablePipeline(ahead=1)
+    try:
+        first, second = pipeline.add(starts.start), pipeline.add(starts.start)
+        assert (first, second) == (0, 1)
+        stop_first = playing(pipeline, first, starts)
+        time.sleep(0.5)
+        assert len(starts.tables) == 1  # its bots starting, game 1 not begun: nothing ahead
+        pipeline.begun(first)
+        starts.until(2)
+        ahead = starts.tables[1]
+        stop_first()
+        assert pipeline.take(second) is ahead  # started ahead, not again
+        assert len(starts.tables) == 2
+        ahead.stop()
+    finally:
+        pipeline.close()
+
+
+def test_a_game_added_late_starts_at_once_and_a_dropped_one_is_stopped(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    starts = Starts(sandbox)
+    pipeline = TablePipeline(ahead=1)
+    try:
+        stop_first = playing(pipeline, pipeline.add(starts.start), starts)
+        pipeline.begun(0)
+        late = pipeline.add(starts.start)  # a worker's next match, claimed as game 1 plays
+        starts.until(2)
+        dropped = starts.tables[1]
+        pipeline.drop(late)  # the match in hand failed: its next game will not be played
+        assert all(bot.died() is not None for bot in dropped.running)
+        assert not Path(dropped.scratch.name).exists()
+        stop_first()
+        pipeline.begun(late)  # a dropped game is never started again
+        time.sleep(0.5)
+        assert len(starts.tables) == 2
+    finally:
+        pipeline.close()
