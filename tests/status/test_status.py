@@ -12,7 +12,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -184,27 +184,33 @@ def test_a_killed_worker_goes_silent(sqlite_arena: Arena, tmp_path: Path) -> Non
     assert shown.splitlines()[0].endswith(" · running 1 · done 0 · error 0 · workers up 0")
 
 
-def test_sigterm_stops_a_worker_after_its_match(sqlite_arena: Arena, tmp_path: Path) -> None:
-    """docker stop's SIGTERM: the match in hand is finished and recorded, then it stops."""
-    arena = sqlite_arena
-    two_bots(arena, tmp_path)
-    log = (tmp_path / "worker.log").open("w")
-    worker = start_worker(arena, log)
+def sigterm_once(worker: subprocess.Popen[bytes], ready: Callable[[], bool], what: str) -> None:
+    """docker stop's SIGTERM to ``worker`` once ``ready()``, then wait for it to exit (or
+    SIGKILL it, if the test fails first)."""
     try:
         deadline = time.monotonic() + 120
-        while True:
-            assert time.monotonic() < deadline, "the worker never got going"
-            with arena.store() as store:
-                if status(store).running:
-                    break
-            time.sleep(0.2)
+        while not ready():
+            assert time.monotonic() < deadline, f"the worker never {what}"
+            time.sleep(0.05)
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=120)
     finally:
         if worker.poll() is None:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
-        log.close()
+
+
+def test_sigterm_stops_a_worker_after_its_match(sqlite_arena: Arena, tmp_path: Path) -> None:
+    """docker stop's SIGTERM: the match in hand is finished and recorded, then it stops."""
+    arena = sqlite_arena
+    two_bots(arena, tmp_path)
+
+    def playing() -> bool:
+        with arena.store() as store:
+            return bool(status(store).running)
+
+    with (tmp_path / "worker.log").open("w") as log:
+        sigterm_once(start_worker(arena, log), playing, "got going")
     after = status_json(arena)
     (stopped,) = after["workers"]
     assert (stopped["state"], stopped["matches_done"]) == ("stopped", 1)
@@ -219,19 +225,13 @@ def test_sigterm_hands_back_the_match_claimed_ahead(sqlite_arena: Arena, tmp_pat
     two_bots(arena, tmp_path)  # the ladder's match
     arena.ok("tournament", "create", "cup", "--bots", "r1,r2", "--seed", 5)  # and the cup's
     log_path = tmp_path / "worker.log"
+
+    def claimed_ahead() -> bool:
+        return log_path.read_text().count('"match_claimed"') == 2
+
     with log_path.open("w") as log:
         worker = start_worker(arena, log, ARENA_LOG_FORMAT="json")
-        try:
-            deadline = time.monotonic() + 120
-            while sum('"match_claimed"' in line for line in log_path.read_text().splitlines()) < 2:
-                assert time.monotonic() < deadline, "the worker never claimed ahead"
-                time.sleep(0.05)
-            worker.send_signal(signal.SIGTERM)
-            worker.wait(timeout=120)
-        finally:
-            if worker.poll() is None:
-                os.killpg(worker.pid, signal.SIGKILL)
-                worker.wait()
+        sigterm_once(worker, claimed_ahead, "claimed ahead")
     events = [e for e in json_lines(log_path.read_text()) if e["logger"] == "arena.worker"]
     first, ahead = (e["match"] for e in events if e["event"] == "match_claimed")
     assert [e["match"] for e in events if e["event"] == "match_done"] == [first]
