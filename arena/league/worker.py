@@ -261,7 +261,6 @@ class Worker:
             assert claimed.scheduled is not None
             result = play_match(self.data, claimed.scheduled, tables, on_last_game=on_last_game)
         except Exception as e:  # the platform failed, not a bot: hand the match back
-            claimed.stop_heartbeat()
             error = f"{type(e).__name__}: {e}"
             status = self.store.fail(match.id, worker_id, error, lease=match.lease)
             _event(
@@ -271,7 +270,8 @@ class Worker:
             )  # fmt: skip
             self.listener("failed", match)
             return
-        claimed.stop_heartbeat()
+        finally:
+            claimed.stop_heartbeat()
         seconds = _since(start)
         if self.store.finish(match.id, worker_id, result, lease=match.lease):
             with self._count_lock:

@@ -71,9 +71,7 @@ def test_the_next_table_starts_once_the_game_before_has_begun(sandbox: Sandbox) 
         pipeline.close()
 
 
-def test_a_game_added_late_starts_at_once_and_a_dropped_one_is_stopped(
-    sandbox: Sandbox, tmp_path: Path
-) -> None:
+def test_a_game_added_late_starts_at_once_and_a_dropped_one_is_stopped(sandbox: Sandbox) -> None:
     starts = Starts(sandbox)
     pipeline = TablePipeline(ahead=1)
     try:
