@@ -139,10 +139,13 @@ for address in [("1.1.1.1", 53), ("127.0.0.1", 22), ("8.8.8.8", 443)]:
         print("network: CONNECTED", address)
     except OSError as e:
         print("network: refused", address, type(e).__name__)
+# A network namespace of its own: the host's interfaces are not even visible.
+with open("/proc/net/dev") as dev:
+    print("interfaces:", " ".join(line.split(":")[0].strip() for line in list(dev)[2:]))
 """
         ),
         "normal",
-        r"^(?!.*CONNECTED)(.*network: refused.*\n){3}",
+        r"^(?!.*CONNECTED)(.*network: refused.*\n){3}interfaces: lo\n",
     ),
     "reads the host's files and other bots' code": Case(
         probe_bot(
