@@ -14,6 +14,7 @@ import contextlib
 import functools
 import math
 import os
+import random
 import shutil
 import statistics
 import tempfile
@@ -128,6 +129,15 @@ def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Ta
     return Table(tuple(bots), running, scratch)
 
 
+# A bot's socket exists only once it has started. gRPC retries a failed connect after 1 s,
+# then 1.6 s, 2.6 s, ... by default, so a bot up after 2.7 s would be reached at 5.2 s; a
+# local socket costs nothing to retry, so retry at once and at most every quarter second.
+CHANNEL_OPTIONS = (
+    ("grpc.initial_reconnect_backoff_ms", 20),
+    ("grpc.max_reconnect_backoff_ms", 250),
+)
+
+
 def referee_table(
     table: Table,
     seed: int,
@@ -146,7 +156,7 @@ def referee_table(
     try:
         players = []
         for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
-            channel = grpc.insecure_channel(f"unix:{running.socket_path}")
+            channel = grpc.insecure_channel(f"unix:{running.socket_path}", CHANNEL_OPTIONS)
             channels.append(channel)
             players.append(RemotePlayer(seat, channel, limits, bot.label, running.died))
         outcome = None
@@ -299,15 +309,24 @@ class TablePipeline:
     a game may be added while earlier ones play (a worker adds its next match's games once it
     has claimed it) and starts at once if it is already due. A table not started ahead starts
     when its game takes it.
+
+    With ``spread_s``, a table due ahead first waits a random time, up to ``spread_s`` and
+    to half the last game's length: workers whose games began together (they started
+    together, and equal games stay in step) then don't start their next bots all at once,
+    a burst that slows every game in play. A game that wants its table sooner ends the wait.
     """
 
-    def __init__(self, ahead: int = 1) -> None:
+    def __init__(self, ahead: int = 1, spread_s: float = 0.0) -> None:
         self._ahead = ahead
+        self._spread_s = spread_s
         self._starts: list[Callable[[], Table]] = []
         self._pool = ThreadPoolExecutor(max_workers=ahead, thread_name_prefix="arena-start")
         self._futures: dict[int, Future[Table]] = {}
+        self._waits: dict[int, _Wait] = {}  # tables due ahead, until they start
         self._taken: set[int] = set()
         self._begun = -1  # the last game that has begun
+        self._begun_at: float | None = None  # when it began
+        self._game_s: float | None = None  # the last game's length, begun to next begun
         self._lock = threading.Lock()
 
     def add(self, start: Callable[[], Table]) -> int:
@@ -321,6 +340,7 @@ class TablePipeline:
     def take(self, index: int) -> Table:
         """Game ``index``'s table, started now if it was not started ahead."""
         with self._lock:
+            self._end_wait(index)
             future = self._futures.pop(index, None) or self._pool.submit(self._starts[index])
             self._taken.add(index)
         return future.result()
@@ -328,7 +348,10 @@ class TablePipeline:
     def begun(self, index: int) -> None:
         """Game ``index`` is being played: start the tables due after it."""
         with self._lock:
-            self._begun = max(self._begun, index)
+            now = time.monotonic()
+            if index == self._begun + 1 and self._begun_at is not None:
+                self._game_s = now - self._begun_at
+            self._begun, self._begun_at = max(self._begun, index), now
             self._start_due()
 
     def drop(self, index: int) -> None:
@@ -336,26 +359,61 @@ class TablePipeline:
         started ahead, and never start it."""
         with self._lock:
             self._taken.add(index)
+            self._end_wait(index, cancel=True)
             future = self._futures.pop(index, None)
         if future is not None:
             _stop_unplayed(future)
 
     def _start_due(self) -> None:
         last = min(self._begun + self._ahead, len(self._starts) - 1)
+        spread = self._spread_s if self._game_s is None else min(self._spread_s, self._game_s / 2)
         for later in range(self._begun + 1, last + 1):
             if later not in self._taken and later not in self._futures:
-                self._futures[later] = self._pool.submit(self._starts[later])
+                wait = self._waits[later] = _Wait(random.uniform(0.0, spread))
+                self._futures[later] = self._pool.submit(wait.then, self._starts[later])
+
+    def _end_wait(self, index: int, cancel: bool = False) -> None:
+        wait = self._waits.pop(index, None)
+        if wait is not None:
+            wait.end(cancel)
 
     def close(self) -> None:
         """Stop tables started for games that will not be played (an error ended the run)."""
+        with self._lock:
+            for index in list(self._waits):
+                self._end_wait(index, cancel=True)
         self._pool.shutdown(wait=True)
         for future in self._futures.values():
             _stop_unplayed(future)
         self._futures.clear()
 
 
+class _Wait:
+    """A start put off ``seconds``, unless ended sooner; a cancelled one never starts."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.cancelled = False
+        self._ended = threading.Event()
+
+    def end(self, cancel: bool) -> None:
+        self.cancelled = cancel
+        self._ended.set()
+
+    def then(self, start: Callable[[], Table]) -> Table:
+        self._ended.wait(self.seconds)
+        if self.cancelled:
+            raise _NotStarted
+        return start()
+
+
+class _NotStarted(Exception):
+    """A table due ahead whose game will not be played, cancelled before it started."""
+
+
 def _stop_unplayed(future: Future[Table]) -> None:
-    """Stop a table started for a game that will not be played (a failed start left none)."""
+    """Stop a table started for a game that will not be played (a failed or cancelled start
+    left none)."""
     if future.exception() is None:
         table = future.result()
         table.stop()

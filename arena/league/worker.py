@@ -49,6 +49,9 @@ class WorkerConfig:
     heartbeat_s: float = 5.0
     silent_after_s: float = 60.0  # a running match with no heartbeat for this long is requeued
     poll_s: float = 0.5  # how often an idle slot looks for work
+    # Bots started ahead wait a random time up to this (and to half a game) first, so that
+    # workers started together don't start their next bots in the same moment every game.
+    ahead_spread_s: float = 6.0
 
     @property
     def match_heartbeat_s(self) -> float:
@@ -158,7 +161,7 @@ class Worker:
     def _slot(self, worker_id: str, until_idle: bool) -> None:
         # One pipeline for the slot's life: as a match's second game begins, the slot claims
         # its next match, whose first bots then start while that game plays.
-        tables = TablePipeline(ahead=1)
+        tables = TablePipeline(ahead=1, spread_s=self.config.ahead_spread_s)
         ahead: Claimed | None = None
         try:
             while not self.stopping.is_set():

@@ -1,6 +1,8 @@
 """``TablePipeline``: a game's bots start once the game before has begun (never while that
 game's own bots are still starting), a game added late starts at once when it is due, and
-the bots of a game that will not be played are stopped. Real bots, process sandbox."""
+the bots of a game that will not be played are stopped; a start put off (``spread_s``)
+ends when its game wants its table, and never happens once cancelled. Real bots, process
+sandbox."""
 
 from __future__ import annotations
 
@@ -89,3 +91,43 @@ def test_a_game_added_late_starts_at_once_and_a_dropped_one_is_stopped(sandbox: 
         assert len(starts.tables) == 2
     finally:
         pipeline.close()
+
+
+def test_a_table_put_off_starts_when_its_game_wants_it_and_never_once_cancelled(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("arena.play.random.uniform", lambda low, high: high)  # the longest wait
+    starts = Starts(sandbox)
+    pipeline = TablePipeline(ahead=1, spread_s=120)
+    try:
+        first, second, third = (pipeline.add(starts.start) for _ in range(3))
+        stop_first = playing(pipeline, first, starts)
+        pipeline.begun(first)  # the second table is due, and waits its two minutes
+        time.sleep(0.5)
+        assert len(starts.tables) == 1
+        stop_first()
+        waited = time.monotonic()
+        stop_second = playing(pipeline, second, starts)  # its game wants it: it starts now
+        assert time.monotonic() - waited < 60
+        pipeline.begun(second)  # the third is due and waits, but its match fails
+        pipeline.drop(third)
+        stop_second()
+        pipeline.begun(third)
+        time.sleep(0.5)
+        assert len(starts.tables) == 2
+    finally:
+        pipeline.close()
+
+
+def test_closing_cancels_a_table_put_off(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("arena.play.random.uniform", lambda low, high: high)
+    starts = Starts(sandbox)
+    pipeline = TablePipeline(ahead=1, spread_s=120)
+    first, _ = pipeline.add(starts.start), pipeline.add(starts.start)
+    stop_first = playing(pipeline, first, starts)
+    pipeline.begun(first)
+    stop_first()
+    closing = time.monotonic()
+    pipeline.close()  # the run ends: the table waiting its two minutes never starts
+    assert time.monotonic() - closing < 60
+    assert len(starts.tables) == 1
