@@ -277,8 +277,7 @@ def play_many(
     if duplicate:
         schedule = [g for s in seeds for g in ((tuple(bots), s), (rotated(bots), s))]
     tables = TablePipeline(ahead=concurrency)
-    for lineup, _ in schedule:
-        tables.add(functools.partial(start_table, lineup, sandbox, settings.limits))
+    add_games(tables, [lineup for lineup, _ in schedule], sandbox, settings.limits)
 
     def one(index: int) -> PlayedGame:
         return referee_table(
@@ -299,6 +298,14 @@ def play_many(
     finally:
         tables.close()
     return games
+
+
+def add_games(
+    tables: TablePipeline, lineups: Sequence[Sequence[BotSpec]], sandbox: Sandbox, limits: Limits
+) -> list[int]:
+    """Add a game per lineup to ``tables``, each to be played by four fresh bots; their
+    indices in the pipeline."""
+    return [tables.add(functools.partial(start_table, bots, sandbox, limits)) for bots in lineups]
 
 
 class TablePipeline:

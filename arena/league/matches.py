@@ -16,9 +16,9 @@ from arena.play import (
     GameSettings,
     PlayedGame,
     TablePipeline,
+    add_games,
     referee_table,
     rotated,
-    start_table,
 )
 from arena.sandbox import Sandbox
 from arena.store import ForfeitInfo, Match, MatchResult, Store
@@ -61,10 +61,7 @@ def schedule_match(
     """Add the match's two games to ``tables``: the lineup, then the same bots rotated (the
     partnerships swap cards), four fresh bots each. Their bots start when due."""
     first = tuple(lineup(store, data, match))
-    games = tuple(
-        tables.add(functools.partial(start_table, bots, sandbox, limits))
-        for bots in (first, rotated(first))
-    )
+    games = add_games(tables, (first, rotated(first)), sandbox, limits)
     return ScheduledMatch(match, limits, (games[0], games[1]))
 
 
@@ -80,20 +77,20 @@ def play_match(
     this game plays."""
     with tempfile.TemporaryDirectory(prefix="arena-match-") as tmp:
         settings = GameSettings(rules, scheduled.limits, logs_dir=Path(tmp))
+        last = scheduled.games[-1]
+
+        def begin(index: int) -> None:
+            tables.begun(index)
+            if index == last and on_last_game is not None:
+                on_last_game()
+
         games = []
         try:
             for number, index in enumerate(scheduled.games, start=1):
-
-                def begin(index: int = index, last: bool = number == len(scheduled.games)) -> None:
-                    tables.begun(index)
-                    if last and on_last_game is not None:
-                        on_last_game()
-
-                table = tables.take(index)
                 games.append(
                     referee_table(
-                        table, scheduled.match.seed, settings, log_prefix=f"game{number}-",
-                        on_begin=begin,
+                        tables.take(index), scheduled.match.seed, settings,
+                        log_prefix=f"game{number}-", on_begin=functools.partial(begin, index),
                     )
                 )  # fmt: skip
         except BaseException:  # the platform failed: no bots of this match may linger

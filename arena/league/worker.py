@@ -163,6 +163,19 @@ class Worker:
         # its next match, whose first bots then start while that game plays.
         tables = TablePipeline(ahead=1, spread_s=self.config.ahead_spread_s)
         ahead: Claimed | None = None
+
+        def claim_next() -> None:
+            nonlocal ahead
+            if self.stopping.is_set():
+                return
+            try:
+                ahead = self._claim(worker_id, tables)
+            except Exception as e:  # the store failed: claim again after this match
+                _event(
+                    logging.WARNING, "claim_failed", f"slot {worker_id}: {e}",
+                    worker=worker_id, error=f"{type(e).__name__}: {e}",
+                )  # fmt: skip
+
         try:
             while not self.stopping.is_set():
                 self._reap()
@@ -173,19 +186,6 @@ class Worker:
                         return
                     self.stopping.wait(self.config.poll_s)
                     continue
-
-                def claim_next() -> None:
-                    nonlocal ahead
-                    if self.stopping.is_set():
-                        return
-                    try:
-                        ahead = self._claim(worker_id, tables)
-                    except Exception as e:  # the store failed: claim again after this match
-                        _event(
-                            logging.WARNING, "claim_failed", f"slot {worker_id}: {e}",
-                            worker=worker_id, error=f"{type(e).__name__}: {e}",
-                        )  # fmt: skip
-
                 self._play(claimed, worker_id, tables, claim_next)
         except Exception as e:  # the store failed: this slot stops
             _event(
