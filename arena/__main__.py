@@ -13,7 +13,7 @@ import gc
 def main() -> None:
     gc.disable()
     try:
-        from arena.cli import main as cli_main
+        from .cli import main as cli_main
     finally:
         gc.freeze()
         gc.enable()

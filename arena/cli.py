@@ -348,7 +348,8 @@ def image_tag_command() -> None:
 
 
 def main() -> None:
-    """The console script: like ``app()``, but a usage error is one line, exit status 2."""
+    """What the console script runs (``arena/__main__.py``, once the CLI is loaded): like
+    ``app()``, but a usage error is one line, exit status 2."""
     try:
         code = app(standalone_mode=False)
     except ClickException as e:

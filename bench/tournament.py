@@ -559,7 +559,7 @@ def profiled_worker(out: str, args: list[str]) -> int:
     status = 0
     main_profile.enable()
     try:
-        from arena.cli import main as arena_main  # its imports are the start-up's bulk
+        from arena.__main__ import main as arena_main  # as the console script starts
 
         arena_main()
     except SystemExit as e:
