@@ -91,6 +91,7 @@ def play_match(
                     referee_table(
                         tables.take(index), scheduled.match.seed, settings,
                         log_prefix=f"game{number}-", on_begin=functools.partial(begin, index),
+                        tear_down=tables.later,
                     )
                 )  # fmt: skip
         except BaseException:  # the platform failed: no bots of this match may linger

@@ -55,7 +55,6 @@ class DockerBot:
     log_path: Path
     memory_mb: int
     sandbox: DockerSandbox
-    workdir: Path
     shared: Path | None = None  # its directory under $ARENA_SANDBOX_DIR, if there is one
     started_at: float = field(default_factory=time.monotonic)
     _ended: str | None = None
@@ -85,13 +84,7 @@ class DockerBot:
         self._stopped = True
         with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
             self.sandbox.client.api.kill(self.container)
-        if self.shared is not None:
-            # The log goes where the referee reads logs; the rest goes with the container.
-            kept = self.workdir / LOG_NAME
-            self.workdir.mkdir(parents=True, exist_ok=True)
-            with contextlib.suppress(FileNotFoundError):
-                shutil.move(self.log_path, kept)
-            self.log_path = kept
+        # Its log goes with the rest of its files: the referee keeps logs before it stops bots.
         self.sandbox.remove_later(self.container, self.shared)
 
 
@@ -132,7 +125,7 @@ class DockerSandbox:
             except OSError as e:
                 raise SandboxError(f"cannot use {self.shared} for bot files: {e}") from None
         try:
-            return self._start(bot_dir, workdir, shared or workdir, shared, name, limits)
+            return self._start(bot_dir, shared or workdir, shared, name, limits)
         except BaseException:
             if shared is not None:
                 shutil.rmtree(shared, ignore_errors=True)
@@ -141,8 +134,7 @@ class DockerSandbox:
     def _start(
         self,
         bot_dir: Path,
-        workdir: Path,
-        top: Path,  # where its mounted directories go: ``shared``, else ``workdir``
+        top: Path,  # where its mounted directories go: ``shared``, else the bot's workdir
         shared: Path | None,
         name: str,
         limits: Limits,
@@ -202,9 +194,7 @@ class DockerSandbox:
             )["Id"]
         except _ENGINE_ERRORS as e:
             raise SandboxError(f"the Docker engine could not create a bot container: {e}") from None
-        bot = DockerBot(
-            container, run_dir / SOCKET_NAME, log_path, limits.memory_mb, self, workdir, shared
-        )
+        bot = DockerBot(container, run_dir / SOCKET_NAME, log_path, limits.memory_mb, self, shared)
         try:
             api.start(container)
         except _ENGINE_ERRORS as e:

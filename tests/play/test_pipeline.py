@@ -1,11 +1,15 @@
 """``TablePipeline``: a game's bots start once the game before has begun (never while that
 game's own bots are still starting), a game added late starts at once when it is due, and
 the bots of a game that will not be played are stopped; a start put off (``spread_s``)
-ends when its game wants its table, and never happens once cancelled. Real bots, process
-sandbox."""
+ends when its game wants its table, and never happens once cancelled; a played table is
+torn down in the background, its logs kept first, and closing waits for it. Real bots,
+process sandbox."""
 
 from __future__ import annotations
 
+import functools
+import logging
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,7 +17,15 @@ from pathlib import Path
 import pytest
 
 from arena.limits import Limits
-from arena.play import SAMPLE_BOTS, BotSpec, Table, TablePipeline, start_table
+from arena.play import (
+    SAMPLE_BOTS,
+    BotSpec,
+    GameSettings,
+    Table,
+    TablePipeline,
+    referee_table,
+    start_table,
+)
 from arena.sandbox import Sandbox, open_sandbox
 
 BOTS = tuple(BotSpec("random", SAMPLE_BOTS / "random") for _ in range(4))
@@ -131,3 +143,60 @@ def test_closing_cancels_a_table_put_off(sandbox: Sandbox, monkeypatch: pytest.M
     pipeline.close()  # the run ends: the table waiting its two minutes never starts
     assert time.monotonic() - closing < 60
     assert len(starts.tables) == 1
+
+
+TALKER = """
+from arena_sdk import Bot, run
+
+
+class Talker(Bot):
+    name = "talker"
+
+    def bid(self, obs):
+        return obs.legal_bids[0]
+
+    def play(self, obs):
+        print("played", obs.legal_plays[0])
+        return obs.legal_plays[0]
+
+
+run(Talker())
+"""
+
+
+def test_a_played_table_is_torn_down_in_the_background(sandbox: Sandbox, tmp_path: Path) -> None:
+    (tmp_path / "talker").mkdir()
+    (tmp_path / "talker" / "bot.py").write_text(TALKER)
+    bots = tuple(BotSpec("talker", tmp_path / "talker") for _ in range(4))
+    pipeline = TablePipeline(ahead=1)
+    busy = threading.Event()
+
+    def hold() -> None:  # the stopper is busy: this game's tear-down waits its turn
+        busy.wait(60)
+
+    try:
+        pipeline.later(hold)
+        table = pipeline.take(pipeline.add(functools.partial(start_table, bots, sandbox, Limits())))
+        settings = GameSettings(logs_dir=tmp_path / "logs")
+        game = referee_table(table, 7, settings, tear_down=pipeline.later)
+        assert game.outcome.forfeit is None
+        assert all(bot.died() is None for bot in table.running)  # not stopped yet
+        assert all("played" in log.read_text() for log in game.logs)  # kept as the game left them
+    finally:
+        busy.set()
+        pipeline.close()
+    assert all(bot.died() is not None for bot in table.running)
+    assert not Path(table.scratch.name).exists()
+
+
+def test_a_tear_down_that_fails_is_logged_and_closing_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def fails() -> None:
+        raise OSError("scratch directory busy")
+
+    pipeline = TablePipeline(ahead=1)
+    pipeline.later(fails)
+    with caplog.at_level(logging.WARNING, logger="arena.play"):
+        pipeline.close()
+    assert "not torn down cleanly: OSError: scratch directory busy" in caplog.text
