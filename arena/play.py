@@ -5,7 +5,8 @@ under ``sample_bots/``) or a path to a bot directory, its ``bot.py``, or a .zip 
 the directory.
 
 Every game gets four fresh bots. While one game is played the next game's bots are already
-starting (``TablePipeline``), so a sandbox's start-up cost hides behind the game before.
+starting (``TablePipeline``), so a sandbox's start-up cost hides behind the game before, and
+the last game's bots are being stopped, so its tear-down cost hides behind the game after.
 """
 
 from __future__ import annotations
@@ -361,7 +362,6 @@ class TablePipeline:
         self._lock = threading.Lock()
         # Played tables are torn down here, one after another, while the next games play.
         self._stopper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-stop")
-        self._stopping: list[Future[None]] = []
 
     def add(self, start: Callable[[], Table]) -> int:
         """Schedule a game's table, started by ``start``; its index in the pipeline."""
@@ -391,9 +391,7 @@ class TablePipeline:
     def later(self, tear_down: Callable[[], None]) -> None:
         """Tear a played table down in the background (``referee_table``'s ``tear_down``);
         ``close`` waits for it. A failure is logged: the game's result stands."""
-        with self._lock:
-            self._stopping = [f for f in self._stopping if not f.done()]
-            self._stopping.append(self._stopper.submit(_logged, tear_down))
+        self._stopper.submit(_logged, tear_down)
 
     def drop(self, index: int) -> None:
         """Game ``index`` will not be played (its match failed): stop its table if it was
