@@ -194,7 +194,10 @@ def referee_table(
     try:
         logs = _keep_logs(table, settings, log_prefix)
     finally:
-        (tear_down or _now)(tear_down_table)
+        if tear_down is None:
+            tear_down_table()
+        else:
+            tear_down(tear_down_table)
     return PlayedGame(seed, table.bots, outcome, players, logs)
 
 
@@ -207,10 +210,6 @@ def _tear_down(table: Table, channels: Sequence[grpc.Channel]) -> None:
         for channel in channels:
             channel.close()
         table.scratch.cleanup()
-
-
-def _now(work: Callable[[], None]) -> None:
-    work()
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -463,6 +462,4 @@ def _stop_unplayed(future: Future[Table]) -> None:
     """Stop a table started for a game that will not be played (a failed or cancelled start
     left none)."""
     if future.exception() is None:
-        table = future.result()
-        table.stop()
-        table.scratch.cleanup()
+        _tear_down(future.result(), channels=())

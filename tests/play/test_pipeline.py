@@ -7,7 +7,6 @@ process sandbox."""
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -23,6 +22,7 @@ from arena.play import (
     GameSettings,
     Table,
     TablePipeline,
+    add_games,
     referee_table,
     start_table,
 )
@@ -176,7 +176,8 @@ def test_a_played_table_is_torn_down_in_the_background(sandbox: Sandbox, tmp_pat
 
     try:
         pipeline.later(hold)
-        table = pipeline.take(pipeline.add(functools.partial(start_table, bots, sandbox, Limits())))
+        (index,) = add_games(pipeline, [bots], sandbox, Limits())
+        table = pipeline.take(index)
         settings = GameSettings(logs_dir=tmp_path / "logs")
         game = referee_table(table, 7, settings, tear_down=pipeline.later)
         assert game.outcome.forfeit is None
