@@ -13,8 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from arena.sandbox import Sandbox
-from arena.store import BotVersion, Match, MatchStatus, NotFound, Store, Tournament
+from arena.sandbox import Sandbox, SandboxError
+from arena.store import (
+    BotVersion,
+    Match,
+    MatchStatus,
+    NotFound,
+    Store,
+    Tournament,
+    arena_home,
+    open_store,
+)
 
 from .compare import CompareLine, CompareSettings, compare_queued
 from .files import DataDir
@@ -69,6 +78,22 @@ class BotLog:
     output: bytes
 
 
+def match_row(labels: Labels, m: Match) -> MatchRow:
+    """How a match reads in a list: its teams by label, its points and winner once done."""
+    (a, c), (b, d) = m.teams
+    done = m.status == MatchStatus.DONE
+    return MatchRow(
+        id=m.id or 0,
+        schedule_index=m.schedule_index,
+        team0=labels.team(a, c),
+        team1=labels.team(b, d),
+        status=m.status,
+        points=f"{m.points_team0} - {m.points_team1}" if done else "",
+        winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
+        note=(f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else "") or (m.last_error or ""),
+    )
+
+
 class Ladder(Protocol):
     """What every ladder command needs; local (``LocalLadder``) or remote."""
 
@@ -84,6 +109,20 @@ class Ladder(Protocol):
     ) -> Iterator[CompareLine]:
         """The comparison's lines as they come; the last one carries the verdict."""
         ...
+
+
+def _no_sandbox() -> Sandbox:
+    raise SandboxError("this ladder is read-only: it plays no validation games")
+
+
+def open_ladder(
+    url: str | None = None, sandbox: Callable[[], Sandbox] = _no_sandbox
+) -> LocalLadder:
+    """The ladder on the store at ``url`` (default: ``ARENA_DATABASE_URL``, else SQLite in
+    the data directory), its bot code cached under ``$ARENA_HOME``; by default read-only
+    (a submission is refused). The caller closes ``.store``."""
+    store = open_store(url)
+    return LocalLadder(store, DataDir(store, arena_home() / "cache"), sandbox)
 
 
 class LocalLadder:
@@ -118,24 +157,7 @@ class LocalLadder:
     def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]:
         t = self._tournament(tournament)
         assert t.id is not None
-        rows = []
-        for m in self.store.matches(t.id, status):
-            (a, c), (b, d) = m.teams
-            done = m.status == MatchStatus.DONE
-            rows.append(
-                MatchRow(
-                    id=m.id or 0,
-                    schedule_index=m.schedule_index,
-                    team0=self.labels.team(a, c),
-                    team1=self.labels.team(b, d),
-                    status=m.status,
-                    points=f"{m.points_team0} - {m.points_team1}" if done else "",
-                    winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
-                    note=(f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else "")
-                    or (m.last_error or ""),
-                )
-            )
-        return rows
+        return [match_row(self.labels, m) for m in self.store.matches(t.id, status)]
 
     def replay(self, match_id: int, game: int) -> dict[str, Any]:
         if game not in (1, 2):

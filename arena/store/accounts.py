@@ -140,6 +140,13 @@ class Accounts(StoreBase):
                 session.add(version)
         return versions
 
+    def user_by_id(self, user_id: int) -> User:
+        with self._session() as session:
+            user = session.get(User, user_id)
+        if user is None:
+            raise NotFound(f"unknown user id {user_id}")
+        return user
+
     def bot(self, name: str) -> Bot:
         with self._session() as session:
             bot = session.exec(select(Bot).where(Bot.name == name)).first()

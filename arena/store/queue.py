@@ -290,6 +290,29 @@ class Queue(StoreBase):
                 query = query.where(Match.status == status)
             return list(session.exec(query.order_by(col(Match.schedule_index))))
 
+    def match_page(
+        self,
+        tournament_id: int,
+        *,
+        status: MatchStatus | None = None,
+        versions: Iterable[int] | None = None,
+        offset: int = 0,
+        limit: int = 50,
+    ) -> tuple[int, list[Match]]:
+        """One page of the tournament's matches, newest schedule index first, optionally only
+        those of one status or with any of ``versions`` at a seat; and how many match in all."""
+        query = select(Match).where(Match.tournament_id == tournament_id)
+        if status is not None:
+            query = query.where(Match.status == status)
+        if versions is not None:
+            ids = list(versions)
+            seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
+            query = query.where(or_(*(col(seat).in_(ids) for seat in seats)))
+        with self._session() as session:
+            total = session.exec(select(func.count()).select_from(query.subquery())).one()
+            page = query.order_by(col(Match.schedule_index).desc()).offset(offset).limit(limit)
+            return total, list(session.exec(page))
+
     def status_counts(self, tournament_id: int) -> dict[MatchStatus, int]:
         with self._session() as session:
             query = (

@@ -1,0 +1,220 @@
+"""The ladder as the web browses it, beside ``LocalLadder``'s lists: a page of matches, one
+match with both its games, one bot with its versions, rating history and record.
+
+Every function reads one ``LocalLadder`` (its store and its stored replays); none writes.
+Errors are the store's ``NotFound`` (an unknown bot, match or tournament) and ``ValueError``
+(a bad page or filter), each one line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.store import Match, MatchStatus
+
+from .api import LocalLadder, MatchRow, VersionRow, match_row
+from .submit import LADDER
+
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    tournament: str
+    page: int  # from 1
+    pages: int  # at least 1
+    total: int  # matches that pass the filter
+    rows: list[MatchRow]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    game: int  # 1 or 2
+    players: list[str]  # "bot vN" at seats 0-3 of this game
+    totals: list[int] | None  # team totals at the end, once played
+    deals: list[tuple[int, list[int]]]  # (deal number, running totals) after each scored deal
+
+
+@dataclass(frozen=True)
+class ForfeitPlace:
+    game: int
+    seat: int  # in that game
+    bot: str  # "bot vN"
+    reason: str
+    detail: str
+    deal: int | None  # the deal it happened in, when the replay says
+
+
+@dataclass(frozen=True)
+class MatchDetail:
+    row: MatchRow
+    tournament: str
+    seed: int
+    games: list[GameSummary]  # empty until played
+    forfeit: ForfeitPlace | None
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent: str  # the other team's label
+    pairs: int
+    wins: int
+    draws: int
+    losses: int
+    points_for: int
+    points_against: int
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    version: int
+    schedule_index: int
+    elo: float  # after that match
+
+
+@dataclass(frozen=True)
+class BotProfile:
+    name: str
+    owner: str
+    versions: list[VersionRow]
+    history: list[RatingPoint]  # the ladder's sequential Elo, in schedule order
+    head_to_head: list[HeadToHead]
+    recent: list[MatchRow]  # newest first
+    forfeits: dict[str, int] = field(default_factory=dict)  # by reason
+
+
+def match_page(
+    ladder: LocalLadder,
+    *,
+    tournament: str = LADDER,
+    status: str | None = None,
+    bot: str | None = None,
+    page: int = 1,
+) -> MatchPage:
+    """One page of a tournament's matches, newest first, filtered by status and bot."""
+    if page < 1:
+        raise ValueError(f"page is 1 or more, got {page}")
+    wanted = _status(status)
+    t = ladder._tournament(tournament)
+    assert t.id is not None
+    versions = None
+    if bot:
+        versions = [v.id for v in ladder.store.versions(bot) if v.id is not None]
+    total, matches = ladder.store.match_page(
+        t.id, status=wanted, versions=versions, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE
+    )
+    pages = max(1, -(-total // PAGE_SIZE))
+    if page > pages:
+        raise ValueError(f"page {page} is past the last page, {pages}")
+    return MatchPage(t.name, page, pages, total, [match_row(ladder.labels, m) for m in matches])
+
+
+def match_detail(ladder: LocalLadder, match_id: int) -> MatchDetail:
+    """A match with, once played, both games' running totals deal by deal."""
+    m = ladder.store.match(match_id)
+    tournament = ladder.store.tournament_by_id(m.tournament_id).name
+    labels = [ladder.labels(v) for v in m.seats]
+    games: list[GameSummary] = []
+    forfeit = None
+    if m.status == MatchStatus.DONE and m.replay_path is not None:
+        replays = ladder.data.read_json(m.replay_path)["games"]
+        for n, replay in enumerate(replays, start=1):
+            games.append(_summary(n, replay))
+        forfeit = _forfeit(m, replays, labels)
+    return MatchDetail(match_row(ladder.labels, m), tournament, m.seed, games, forfeit)
+
+
+def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
+    """A bot: its versions, its ladder rating history, head-to-head, recent matches and
+    forfeits by reason (over every tournament)."""
+    store = ladder.store
+    bot = store.bot(name)
+    versions = store.versions(name)
+    number = {v.id: v.number for v in versions if v.id is not None}
+    owner = store.user_by_id(bot.owner_id).name
+    history: list[RatingPoint] = []
+    head: dict[str, list[int]] = {}
+    forfeits: Counter[str] = Counter()
+    rows: list[MatchRow] = []
+    for t in store.tournaments():
+        assert t.id is not None
+        if t.name == LADDER:
+            for change in store.rating_history(t.id):
+                if change.version_id in number:
+                    point = RatingPoint(
+                        number[change.version_id], change.schedule_index, change.elo_after
+                    )
+                    history.append(point)
+        _, matches = store.match_page(t.id, versions=list(number), limit=10**9)
+        for m in matches:
+            if m.status != MatchStatus.DONE:
+                continue
+            if len(rows) < recent:
+                rows.append(match_row(ladder.labels, m))
+            ours = [seat for seat, v in enumerate(m.seats) if v in number]
+            if m.forfeit_reason and m.forfeit_seat is not None and m.forfeit_game is not None:
+                first_seat = m.forfeit_seat if m.forfeit_game == 1 else (m.forfeit_seat - 1) % 4
+                if first_seat in ours:
+                    forfeits[m.forfeit_reason] += 1
+            teams = {seat % 2 for seat in ours}
+            if len(teams) != 1 or m.points_team0 is None or m.points_team1 is None:
+                continue  # on both teams (a mixed table): no opponent to count against
+            team = teams.pop()
+            (a, c), (b, d) = m.teams
+            other = ladder.labels.team(b, d) if team == 0 else ladder.labels.team(a, c)
+            mine, theirs = (m.points_team0, m.points_team1)[:: 1 if team == 0 else -1]
+            record = head.setdefault(other, [0, 0, 0, 0, 0, 0])
+            record[0] += 1
+            record[1 if m.winner == team else 2 if m.winner is None else 3] += 1
+            record[4] += mine
+            record[5] += theirs
+    return BotProfile(
+        name=bot.name,
+        owner=owner,
+        versions=[ladder._row(v, bot.name) for v in versions],
+        history=history,
+        head_to_head=[HeadToHead(k, *v) for k, v in sorted(head.items())],
+        recent=rows,
+        forfeits=dict(forfeits),
+    )
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _status(status: str | None) -> MatchStatus | None:
+    if not status:
+        return None
+    try:
+        return MatchStatus(status)
+    except ValueError:
+        known = ", ".join(s.value for s in MatchStatus)
+        raise ValueError(f"unknown status {status!r}: {known}") from None
+
+
+def _summary(game: int, replay: dict[str, Any]) -> GameSummary:
+    deals = [
+        (int(d["number"]), list(d["totals"]))
+        for d in replay["deals"]
+        if not d.get("redeal") and d.get("totals") is not None
+    ]
+    players = [str(p["name"]) for p in replay["players"]]
+    return GameSummary(game, players, list(replay["result"]["totals"]), deals)
+
+
+def _forfeit(m: Match, replays: list[dict[str, Any]], labels: list[str]) -> ForfeitPlace | None:
+    if not m.forfeit_reason or m.forfeit_game is None or m.forfeit_seat is None:
+        return None
+    replay = replays[m.forfeit_game - 1]
+    deals = replay["deals"]
+    first_seat = m.forfeit_seat if m.forfeit_game == 1 else (m.forfeit_seat - 1) % 4
+    return ForfeitPlace(
+        game=m.forfeit_game,
+        seat=m.forfeit_seat,
+        bot=labels[first_seat],
+        reason=m.forfeit_reason,
+        detail=m.forfeit_detail or "",
+        deal=int(deals[-1]["number"]) if deals else None,
+    )

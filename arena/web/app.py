@@ -1,0 +1,208 @@
+"""The web app: server-rendered pages and their JSON twins over one ``LocalLadder``.
+
+Each route parses its parameters, calls one function of the read model (``LocalLadder`` or
+``arena.league.browse``) and renders it; an htmx request (``HX-Request``) gets only the live
+fragment. Every page is public and read-only. Errors are pages (and JSON under ``/api``) with
+one line that says what is wrong: 404 for an unknown bot, match or game, 400 for a bad
+parameter; never a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
+
+from arena.league.api import LocalLadder, NoResult
+from arena.league.browse import bot_profile, match_detail, match_page
+from arena.league.submit import LADDER
+from arena.store import NotFound, StoreError, VersionStatus
+
+from .charts import interval_axis, rating_chart
+
+HERE = Path(__file__).parent
+# Only the app's own files: no inline script, no other host.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+PageQuery = Annotated[int, Query(alias="page", ge=1, description="From 1.")]
+
+
+def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
+    app = FastAPI(title="Back Alley Arena", docs_url=None, redoc_url=None, openapi_url=None)
+    templates = Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    def page(request: Request, name: str, **context: Any) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, context)
+
+    def failure(request: Request, status: int, message: str) -> Response:
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=status)
+        return templates.TemplateResponse(
+            request, "error.html", {"status": status, "message": message}, status_code=status
+        )
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, e: NotFound) -> Response:
+        return failure(request, 404, str(e))
+
+    @app.exception_handler(NoResult)
+    async def no_result(request: Request, e: NoResult) -> Response:
+        return failure(request, 404, str(e))
+
+    @app.exception_handler(ValueError)
+    async def bad_value(request: Request, e: ValueError) -> Response:
+        return failure(request, 400, str(e))
+
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, e: StoreError) -> Response:
+        return failure(request, 503, str(e))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, e: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'][1:]) or 'request'}: {err['msg']}"
+            for err in e.errors()
+        )
+        return failure(request, 400, f"bad request: {problems}")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, e: HTTPException) -> Response:
+        message = "no such page" if e.status_code == 404 else str(e.detail)
+        return failure(request, e.status_code, message)
+
+    # ------------------------------------------------------------------ pages
+
+    @app.get("/", response_class=HTMLResponse)
+    def ladder_page(request: Request, tournament: str = LADDER, retired: bool = False) -> Response:
+        rows = _standings(ladder, tournament, retired)
+        context = {
+            "rows": rows,
+            "axis": interval_axis([r.ci95 for r in rows]),
+            "owners": _owners(ladder),
+            "tournament": tournament,
+            "tournaments": [t.name for t in ladder.store.tournaments()],
+            "retired": retired,
+            "poll": poll_seconds,
+        }
+        if request.headers.get("HX-Request"):
+            return page(request, "_ladder_table.html", **context)
+        return page(request, "ladder.html", **context)
+
+    @app.get("/bots/{name:path}", response_class=HTMLResponse)
+    def bot_page(request: Request, name: str) -> Response:
+        profile = bot_profile(ladder, name)
+        return page(request, "bot.html", bot=profile, chart=rating_chart(profile.history))
+
+    @app.get("/matches", response_class=HTMLResponse)
+    def matches_page(
+        request: Request,
+        tournament: str = LADDER,
+        status: str = "",
+        bot: str = "",
+        page_number: PageQuery = 1,
+    ) -> Response:
+        found = match_page(
+            ladder, tournament=tournament, status=status, bot=bot or None, page=page_number
+        )
+        return page(
+            request,
+            "matches.html",
+            found=found,
+            status=status,
+            bot=bot,
+            statuses=["", "queued", "running", "done", "error", "cancelled"],
+            tournaments=[t.name for t in ladder.store.tournaments()],
+        )
+
+    @app.get("/matches/{match_id}", response_class=HTMLResponse)
+    def match_page_(request: Request, match_id: int) -> Response:
+        return page(request, "match.html", match=match_detail(ladder, match_id))
+
+    @app.get("/matches/{match_id}/games/{game}", response_class=HTMLResponse)
+    def replay_page(request: Request, match_id: int, game: int) -> Response:
+        replay = _replay(ladder, match_id, game)
+        return page(
+            request,
+            "replay.html",
+            replay=replay,
+            title=f"match {match_id} · game {game}",
+            back=f"/matches/{match_id}",
+            download=f"/api/matches/{match_id}/games/{game}/replay",
+            download_name=f"match-{match_id}-game-{game}.json",
+        )
+
+    @app.get("/status", response_class=HTMLResponse)
+    def status_page(request: Request) -> Response:
+        return page(request, "status.html", status=ladder.status(60.0))
+
+    # ------------------------------------------------------------------ JSON
+
+    @app.get("/api/ladder")
+    def api_ladder(tournament: str = LADDER, retired: bool = False) -> list[dict[str, Any]]:
+        return [row.as_json() for row in _standings(ladder, tournament, retired)]
+
+    @app.get("/api/bots/{name:path}")
+    def api_bot(name: str) -> dict[str, Any]:
+        return asdict(bot_profile(ladder, name))
+
+    @app.get("/api/matches")
+    def api_matches(
+        tournament: str = LADDER, status: str = "", bot: str = "", page_number: PageQuery = 1
+    ) -> dict[str, Any]:
+        found = match_page(
+            ladder, tournament=tournament, status=status, bot=bot or None, page=page_number
+        )
+        return asdict(found)
+
+    @app.get("/api/matches/{match_id}")
+    def api_match(match_id: int) -> dict[str, Any]:
+        return asdict(match_detail(ladder, match_id))
+
+    @app.get("/api/matches/{match_id}/games/{game}/replay")
+    def api_replay(match_id: int, game: int) -> dict[str, Any]:
+        return _replay(ladder, match_id, game)
+
+    return app
+
+
+def _replay(ladder: LocalLadder, match_id: int, game: int) -> dict[str, Any]:
+    if game not in (1, 2):
+        ladder.store.match(match_id)  # an unknown match is said first
+        raise NotFound(f"match {match_id} has games 1 and 2, not {game}")
+    return ladder.replay(match_id, game)
+
+
+def _standings(ladder: LocalLadder, tournament: str, retired: bool) -> list[Any]:
+    rows = ladder.standings(tournament)
+    if retired:
+        return rows
+    return [r for r in rows if ladder.store.version(r.version_id).status != VersionStatus.RETIRED]
+
+
+def _owners(ladder: LocalLadder) -> dict[str, str]:
+    users: dict[int, str] = {}
+    owners = {}
+    for bot in ladder.store.bots():
+        if bot.owner_id not in users:
+            users[bot.owner_id] = ladder.store.user_by_id(bot.owner_id).name
+        owners[bot.name] = users[bot.owner_id]
+    return owners

@@ -1,0 +1,198 @@
+"""Every page and API route over HTTP, on SQLite and PostgreSQL: what it shows, the same
+data as the CLI, escaping, and a clear error page (never a traceback) for what is unknown
+or malformed."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import urllib.request
+
+import pytest
+
+from arena.engine.replay import verify_replay
+from tests.cli.runner import arena_executable, error_line
+from tests.web.conftest import MARKUP_NAME, Site
+
+
+def test_api_ladder_is_the_cli_s_json(site: Site) -> None:
+    cli = json.loads(site.arena.ok("ladder", "--json").stdout)
+    assert site.json("/api/ladder") == cli
+    assert {row["bot"] for row in cli} == {"random", MARKUP_NAME}
+
+
+def test_ladder_page_has_a_row_per_entry_with_its_interval(site: Site) -> None:
+    status, headers, body = site.get("/")
+    assert status == 200
+    rows = re.findall(r'data-testid="ladder-row" data-bot="([^"]*)"', body)
+    cli = json.loads(site.arena.ok("ladder", "--json").stdout)
+    assert rows == [row["bot"].replace("<", "&lt;").replace(">", "&gt;") for row in cli]
+    assert body.count('class="interval"') == len(cli)
+    assert "alice" in body  # the owner
+    assert "content-security-policy" in headers
+    assert "script-src 'self'" in headers["content-security-policy"]
+
+
+def test_the_ladder_fragment_is_served_to_htmx(site: Site) -> None:
+    request_status, _, whole = site.get("/")
+    assert request_status == 200 and "<html" in whole
+    req = urllib.request.Request(site.url, headers={"HX-Request": "true"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        fragment = r.read().decode()
+    assert "<html" not in fragment
+    assert fragment.lstrip().startswith('<div id="ladder"')
+    assert fragment.count('data-testid="ladder-row"') == whole.count('data-testid="ladder-row"')
+
+
+def test_markup_in_a_bot_name_is_text(site: Site) -> None:
+    for path in ("/", "/matches", f"/matches/{site.match_id}", "/bots/random"):
+        _, _, body = site.get(path)
+        assert MARKUP_NAME not in body, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body, path
+
+
+def test_bot_page_shows_versions_history_and_head_to_head(site: Site) -> None:
+    status, _, body = site.get("/bots/random")
+    assert status == 200
+    assert 'data-testid="version-row" data-version="1"' in body
+    assert 'data-testid="rating-chart"' in body and "<polyline" in body
+    assert body.count('data-testid="h2h-row"') == 1
+    assert f'data-match="{site.match_id}"' in body
+    api = site.json("/api/bots/random")
+    assert api["name"] == "random" and api["owner"] == "alice"
+    assert [v["status"] for v in api["versions"]] == ["active"]
+    assert len(api["history"]) == 1
+    [h2h] = api["head_to_head"]
+    assert h2h["opponent"] == f"{MARKUP_NAME} v1" and h2h["pairs"] == 1
+
+
+def test_a_rejected_version_shows_its_reason(site: Site) -> None:
+    status, _, body = site.get("/bots/crasher")
+    assert status == 200
+    [version] = site.json("/api/bots/crasher")["versions"]
+    assert version["status"] == "rejected"
+    assert "crashed" in version["reason"]
+    assert "&lt;b&gt;crashed&lt;/b&gt;" in body and "<b>crashed" not in body
+
+
+def test_matches_list_filters_and_pages(site: Site) -> None:
+    listed = site.json("/api/matches")
+    assert listed["total"] == 1 and listed["pages"] == 1
+    [row] = listed["rows"]
+    assert row["id"] == site.match_id and row["status"] == "done"
+    assert site.json("/api/matches?status=queued")["total"] == 0
+    assert site.json("/api/matches?bot=random")["total"] == 1
+    status, _, body = site.get("/matches?page=1&status=done")
+    assert status == 200 and body.count('data-testid="match-row"') == 1
+
+
+def test_match_page_shows_both_games_deal_by_deal(site: Site) -> None:
+    status, _, body = site.get(f"/matches/{site.match_id}")
+    assert status == 200
+    assert body.count('data-testid="replay-link"') == 2
+    detail = site.json(f"/api/matches/{site.match_id}")
+    assert detail["row"]["status"] == "done"
+    for n, game in enumerate(detail["games"], start=1):
+        replay = site.json(f"/api/matches/{site.match_id}/games/{n}/replay")
+        verify_replay(replay)
+        assert game["totals"] == replay["result"]["totals"]
+        assert game["deals"][-1][1] == replay["result"]["totals"]
+    points = detail["row"]["points"]
+    assert f'data-testid="pair-points">{points}<' in body
+
+
+def test_replay_page_embeds_the_stored_replay(site: Site) -> None:
+    for game in (1, 2):
+        status, _, body = site.get(f"/matches/{site.match_id}/games/{game}")
+        assert status == 200
+        assert 'data-testid="score-0">0<' in body and 'data-testid="score-1">0<' in body
+        assert '<script type="module" src="/static/replay.js">' in body
+    _, headers, script = site.get("/static/replay.js")
+    assert "javascript" in headers["content-type"]
+    assert "export class Viewer" in script
+
+
+def test_status_page(site: Site) -> None:
+    status, _, body = site.get("/status")
+    assert status == 200
+    assert 'data-testid="queue-depth">0<' in body
+    assert body.count('data-testid="worker-row"') == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "message"),
+    [
+        ("/bots/nobody", 404, "unknown bot &#39;nobody&#39;"),
+        ("/matches/999999", 404, "unknown match 999999"),
+        ("/matches/1/games/3", 404, "match 1 has games 1 and 2, not 3"),
+        ("/matches/999999/games/1", 404, "unknown match 999999"),
+        ("/matches/x", 400, "bad request"),
+        ("/matches?page=0", 400, "bad request: page: Input should be greater than or equal to 1"),
+        ("/matches?page=two", 400, "bad request: page: Input should be a valid integer"),
+        ("/matches?page=9", 400, "page 9 is past the last page, 1"),
+        ("/matches?status=won", 400, "unknown status &#39;won&#39;"),
+        ("/?tournament=cup", 404, "unknown tournament &#39;cup&#39;"),
+        ("/no/such/page", 404, "no such page"),
+    ],
+)
+def test_bad_requests_get_a_clear_page(site: Site, path: str, status: int, message: str) -> None:
+    got, _, body = site.get(path)
+    assert got == status, body
+    assert f"error: {message}" in body
+    assert "Traceback" not in body
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        ("/api/bots/nobody", 404),
+        ("/api/matches/999999", 404),
+        ("/api/matches/1/games/0/replay", 404),
+        ("/api/matches?page=0", 400),
+        ("/api/ladder?tournament=cup", 404),
+    ],
+)
+def test_api_errors_are_json(site: Site, path: str, status: int) -> None:
+    got, headers, body = site.get(path)
+    assert got == status
+    assert headers["content-type"] == "application/json"
+    assert json.loads(body)["error"]
+
+
+def test_arena_web_serves_and_says_where(site: Site) -> None:
+    """The real command, on port 0: it prints its URL, serves, and stops on SIGINT."""
+    env = site.arena.env()
+    proc = subprocess.Popen(
+        [str(arena_executable()), "web", "--listen", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        encoding="utf-8",
+        env={**os.environ, **env},
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.fullmatch(r"serving the arena at (http://127\.0\.0\.1:\d+/)\n", line)
+        assert found, line
+        served = Site(site.arena, found.group(1), site.match_id)
+        assert served.json("/api/ladder") == site.json("/api/ladder")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("listen", "message"),
+    [
+        ("8000", "error: --listen '8000': expected HOST:PORT, e.g. 127.0.0.1:8000"),
+        ("127.0.0.1:http", "error: --listen '127.0.0.1:http': expected HOST:PORT"),
+        ("192.0.2.1:8000", "error: cannot listen on 192.0.2.1:8000: "),
+    ],
+)
+def test_arena_web_refuses_a_bad_address(site: Site, listen: str, message: str) -> None:
+    result = site.arena.run("web", "--listen", listen)
+    assert result.returncode == 2
+    assert error_line(result).startswith(message)
