@@ -8,16 +8,17 @@ Errors are the store's ``NotFound`` (an unknown bot, match or tournament) and ``
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.ladder.statistics import by_bot
 from arena.store import Match, MatchStatus
 
 from .api import LocalLadder, MatchRow, VersionRow, match_row
 from .submit import LADDER
 
 PAGE_SIZE = 50
+STATISTICS_MATCHES = 50  # a bot page reads this many replays at most: its newest matches
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,8 @@ class BotProfile:
     history: list[RatingPoint]  # the ladder's sequential Elo, in schedule order
     head_to_head: list[HeadToHead]
     recent: list[MatchRow]  # newest first
-    forfeits: dict[str, int] = field(default_factory=dict)  # by reason
+    # arena.ladder.statistics over the games of its last STATISTICS_MATCHES played matches
+    statistics: dict[str, Any] = field(default_factory=dict)
 
 
 def match_page(
@@ -136,8 +138,8 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
     owner = store.user_by_id(bot.owner_id).name
     history: list[RatingPoint] = []
     head: dict[str, list[int]] = {}
-    forfeits: Counter[str] = Counter()
     rows: list[MatchRow] = []
+    replays: list[dict[str, Any]] = []
     for t in store.tournaments():
         assert t.id is not None
         if t.name == LADDER:
@@ -153,11 +155,9 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
                 continue
             if len(rows) < recent:
                 rows.append(match_row(ladder.labels, m))
+            if len(replays) < 2 * STATISTICS_MATCHES and m.replay_path is not None:
+                replays.extend(ladder.data.read_json(m.replay_path)["games"])
             ours = [seat for seat, v in enumerate(m.seats) if v in number]
-            if m.forfeit_reason and m.forfeit_seat is not None and m.forfeit_game is not None:
-                first_seat = m.forfeit_seat if m.forfeit_game == 1 else (m.forfeit_seat - 1) % 4
-                if first_seat in ours:
-                    forfeits[m.forfeit_reason] += 1
             teams = {seat % 2 for seat in ours}
             if len(teams) != 1 or m.points_team0 is None or m.points_team1 is None:
                 continue  # on both teams (a mixed table): no opponent to count against
@@ -177,11 +177,25 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
         history=history,
         head_to_head=[HeadToHead(k, *v) for k, v in sorted(head.items())],
         recent=rows,
-        forfeits=dict(forfeits),
+        statistics=_statistics(replays, [f"{bot.name} v{n}" for n in number.values()]),
     )
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _statistics(replays: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
+    """The bot's figures over ``replays``, its versions (``labels``) merged."""
+    per_label = by_bot(replays)
+    mine = [per_label[label] for label in labels if label in per_label]
+    if not mine:
+        return {}
+    total = mine[0]
+    for more in mine[1:]:
+        total = total.merged(more)
+    figures = total.to_dict()
+    figures["contracts"] = dict(sorted(figures["contracts"].items(), key=lambda kv: int(kv[0])))
+    return figures
 
 
 def _status(status: str | None) -> MatchStatus | None:

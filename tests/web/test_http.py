@@ -9,11 +9,13 @@ import os
 import re
 import signal
 import subprocess
+import urllib.parse
 import urllib.request
 
 import pytest
 
 from arena.engine.replay import verify_replay
+from arena.ladder.statistics import by_bot
 from tests.cli.runner import arena_executable, error_line
 from tests.web.conftest import MARKUP_NAME, Site
 
@@ -67,6 +69,20 @@ def test_bot_page_shows_versions_history_and_head_to_head(site: Site) -> None:
     assert len(api["history"]) == 1
     [h2h] = api["head_to_head"]
     assert h2h["opponent"] == f"{MARKUP_NAME} v1" and h2h["pairs"] == 1
+
+
+def test_bot_page_shows_the_statistics_of_its_games(site: Site) -> None:
+    replays = [site.json(f"/api/matches/{site.match_id}/games/{game}/replay") for game in (1, 2)]
+    for bot in ("random", MARKUP_NAME):
+        figures = site.json(f"/api/bots/{urllib.parse.quote(bot, safe='')}")["statistics"]
+        assert figures == json.loads(json.dumps(by_bot(replays)[f"{bot} v1"].to_dict()))
+        assert figures["games"] == 4  # both seats of its team, in both games
+        assert figures["think"] is not None  # the ladder's replays record think time
+        bids = sum(t["made"] + t["set"] for t in figures["contracts"].values())
+        assert bids + figures["boards"]["made"] + figures["boards"]["set"] <= figures["deals"]
+    _, _, body = site.get("/bots/random")
+    per_deal = site.json("/api/bots/random")["statistics"]["points_per_deal"]
+    assert f'data-testid="points-per-deal">{per_deal:.1f}<' in body
 
 
 def test_a_rejected_version_shows_its_reason(site: Site) -> None:
