@@ -447,3 +447,4 @@ def demo(
         finally:
             backend.close()
         print_standings(standings(store, find_tournament(store, LADDER)))
+    out.print(f"in a browser: ARENA_HOME={home} arena web", markup=False)

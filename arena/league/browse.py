@@ -8,6 +8,7 @@ Errors are the store's ``NotFound`` (an unknown bot, match or tournament) and ``
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,7 @@ from arena.ladder.statistics import by_bot
 from arena.store import Match, MatchStatus
 
 from .api import LocalLadder, MatchRow, VersionRow, match_row
+from .standings import Standing
 from .submit import LADDER
 
 PAGE_SIZE = 50
@@ -85,6 +87,33 @@ class BotProfile:
     recent: list[MatchRow]  # newest first
     # arena.ladder.statistics over the games of its last STATISTICS_MATCHES played matches
     statistics: dict[str, Any] = field(default_factory=dict)
+
+
+class StandingsCache:
+    """A tournament's standings, kept until a result is recorded or an entry joins or leaves
+    the ladder (a fit over 100,000 results takes seconds; a page must not)."""
+
+    def __init__(self, ladder: LocalLadder) -> None:
+        self.ladder = ladder
+        self.kept: dict[str, tuple[tuple[Any, ...], list[Standing]]] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, tournament: str, *, retired: bool = False) -> list[Standing]:
+        """The standings; without ``retired``, only the ladder's active entries."""
+        store = self.ladder.store
+        t = self.ladder._tournament(tournament)
+        assert t.id is not None
+        active = frozenset(e.version.id for e in store.active_entries())
+        mark = (tuple(sorted(store.status_counts(t.id).items())), active)
+        with self.lock:
+            kept = self.kept.get(tournament)
+        if kept is not None and kept[0] == mark:
+            rows = kept[1]
+        else:  # read after the mark: at worst newer than it, and read again next time
+            rows = self.ladder.standings(tournament)
+            with self.lock:
+                self.kept[tournament] = (mark, rows)
+        return rows if retired else [r for r in rows if r.version_id in active]
 
 
 def match_page(

@@ -21,9 +21,9 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from arena.league.api import LocalLadder, NoResult
-from arena.league.browse import bot_profile, match_detail, match_page
+from arena.league.browse import StandingsCache, bot_profile, match_detail, match_page
 from arena.league.submit import LADDER
-from arena.store import NotFound, StoreError, VersionStatus
+from arena.store import NotFound, StoreError
 
 from .charts import interval_axis, rating_chart
 
@@ -38,6 +38,7 @@ PageQuery = Annotated[int, Query(alias="page", ge=1, description="From 1.")]
 
 
 def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
+    standings = StandingsCache(ladder)
     app = FastAPI(title="Back Alley Arena", docs_url=None, redoc_url=None, openapi_url=None)
     templates = Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -93,7 +94,7 @@ def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse)
     def ladder_page(request: Request, tournament: str = LADDER, retired: bool = False) -> Response:
-        rows = _standings(ladder, tournament, retired)
+        rows = standings(tournament, retired=retired)
         context = {
             "rows": rows,
             "axis": interval_axis([r.ci95 for r in rows]),
@@ -158,7 +159,7 @@ def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
 
     @app.get("/api/ladder")
     def api_ladder(tournament: str = LADDER, retired: bool = False) -> list[dict[str, Any]]:
-        return [row.as_json() for row in _standings(ladder, tournament, retired)]
+        return [row.as_json() for row in standings(tournament, retired=retired)]
 
     @app.get("/api/bots/{name:path}")
     def api_bot(name: str) -> dict[str, Any]:
@@ -189,13 +190,6 @@ def _replay(ladder: LocalLadder, match_id: int, game: int) -> dict[str, Any]:
         ladder.store.match(match_id)  # an unknown match is said first
         raise NotFound(f"match {match_id} has games 1 and 2, not {game}")
     return ladder.replay(match_id, game)
-
-
-def _standings(ladder: LocalLadder, tournament: str, retired: bool) -> list[Any]:
-    rows = ladder.standings(tournament)
-    if retired:
-        return rows
-    return [r for r in rows if ladder.store.version(r.version_id).status != VersionStatus.RETIRED]
 
 
 def _owners(ladder: LocalLadder) -> dict[str, str]:

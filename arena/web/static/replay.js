@@ -229,6 +229,7 @@ export function start() {
   if (!root || !data) return null;
   const viewer = new Viewer(root, JSON.parse(data.textContent));
   viewer.openAt(new URLSearchParams(location.search));
+  root.dataset.readyMs = String(Math.round(performance.now())); // since navigation (bench/web.py)
   root.dataset.ready = "true";
   window.arenaViewer = viewer;
   return viewer;
