@@ -46,7 +46,8 @@ def test_the_file_is_valid() -> None:
 
 
 def test_the_services_and_the_database_volume() -> None:
-    assert set(compose("config", "--services").split()) == {"postgres", "server", "worker"}
+    services = {"postgres", "server", "web", "worker"}
+    assert set(compose("config", "--services").split()) == services
     assert "postgres" in compose("config", "--volumes").split()
 
 
@@ -63,6 +64,13 @@ def test_bots_can_be_started_through_the_hosts_engine(service: str) -> None:
     assert setting(block, "ARENA_SANDBOX") == "docker"
     assert setting(block, "ARENA_DATABASE_URL").startswith("postgresql")
     assert re.search(r"^\s+postgres:\s*$", block, re.MULTILINE), f"{service}: no depends_on"
+
+
+def test_the_web_is_read_only_and_on_this_host_by_default() -> None:
+    block = service_block(compose("config"), "web")
+    assert SOCKET not in block  # it starts no bot: no power over the host's engine
+    assert re.search(r"host_ip: 127\.0\.0\.1|127\.0\.0\.1:8000:8000", block), block
+    assert setting(block, "ARENA_DATABASE_URL").startswith("postgresql")
 
 
 # --- reading `docker-compose config` without a YAML library ---------------------------------
