@@ -8,14 +8,16 @@ Errors are the store's ``NotFound`` (an unknown bot, match or tournament) and ``
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.ladder.statistics import by_bot
+from arena.ladder.statistics import Statistics, by_bot
 from arena.store import Match, MatchStatus
 
 from .api import LocalLadder, MatchRow, VersionRow, match_row
+from .files import DataDir
 from .standings import Standing
 from .submit import LADDER
 
@@ -91,11 +93,13 @@ class BotProfile:
 
 class StandingsCache:
     """A tournament's standings, kept until a result is recorded or an entry joins or leaves
-    the ladder (a fit over 100,000 results takes seconds; a page must not)."""
+    the ladder (a fit over 100,000 results takes seconds; a page must not). A result shows
+    as a new rated index or one more done match after it: the matches up to the last rated
+    index are all finished, so none of them changes."""
 
     def __init__(self, ladder: LocalLadder) -> None:
         self.ladder = ladder
-        self.kept: dict[str, tuple[tuple[Any, ...], list[Standing]]] = {}
+        self.kept: dict[str, tuple[tuple[int, int, frozenset[int | None]], list[Standing]]] = {}
         self.lock = threading.Lock()
 
     def __call__(self, tournament: str, *, retired: bool = False) -> list[Standing]:
@@ -104,7 +108,8 @@ class StandingsCache:
         t = self.ladder._tournament(tournament)
         assert t.id is not None
         active = frozenset(e.version.id for e in store.active_entries())
-        mark = (tuple(sorted(store.status_counts(t.id).items())), active)
+        rated = store.rated_through(t.id)
+        mark = (rated, store.done_after(t.id, rated), active)
         with self.lock:
             kept = self.kept.get(tournament)
         if kept is not None and kept[0] == mark:
@@ -168,24 +173,24 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
     history: list[RatingPoint] = []
     head: dict[str, list[int]] = {}
     rows: list[MatchRow] = []
-    replays: list[dict[str, Any]] = []
+    figures: list[dict[str, Statistics]] = []
     for t in store.tournaments():
         assert t.id is not None
         if t.name == LADDER:
-            for change in store.rating_history(t.id):
-                if change.version_id in number:
-                    point = RatingPoint(
-                        number[change.version_id], change.schedule_index, change.elo_after
-                    )
-                    history.append(point)
+            for version_id, n in number.items():
+                history.extend(
+                    RatingPoint(n, change.schedule_index, change.elo_after)
+                    for change in store.rating_history(t.id, version_id)
+                )
+            history.sort(key=lambda point: point.schedule_index)
         _, matches = store.match_page(t.id, versions=list(number), limit=10**9)
         for m in matches:
             if m.status != MatchStatus.DONE:
                 continue
             if len(rows) < recent:
                 rows.append(match_row(ladder.labels, m))
-            if len(replays) < 2 * STATISTICS_MATCHES and m.replay_path is not None:
-                replays.extend(ladder.data.read_json(m.replay_path)["games"])
+            if len(figures) < STATISTICS_MATCHES and m.replay_path is not None:
+                figures.append(_match_figures(ladder.data, m.replay_path))
             ours = [seat for seat, v in enumerate(m.seats) if v in number]
             teams = {seat % 2 for seat in ours}
             if len(teams) != 1 or m.points_team0 is None or m.points_team1 is None:
@@ -206,25 +211,31 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
         history=history,
         head_to_head=[HeadToHead(k, *v) for k, v in sorted(head.items())],
         recent=rows,
-        statistics=_statistics(replays, [f"{bot.name} v{n}" for n in number.values()]),
+        statistics=_statistics(figures, [f"{bot.name} v{n}" for n in number.values()]),
     )
 
 
 # ---------------------------------------------------------------------- helpers
 
 
-def _statistics(replays: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
-    """The bot's figures over ``replays``, its versions (``labels``) merged."""
-    per_label = by_bot(replays)
-    mine = [per_label[label] for label in labels if label in per_label]
+@functools.lru_cache(maxsize=4096)
+def _match_figures(data: DataDir, key: str) -> dict[str, Statistics]:
+    """A match's statistics by player label; kept, as a stored record never changes (its
+    key names its content)."""
+    return by_bot(data.read_json(key)["games"])
+
+
+def _statistics(figures: list[dict[str, Statistics]], labels: list[str]) -> dict[str, Any]:
+    """The bot's figures over matches' ``figures``, its versions (``labels``) merged."""
+    mine = [match[label] for match in figures for label in labels if label in match]
     if not mine:
         return {}
     total = mine[0]
     for more in mine[1:]:
         total = total.merged(more)
-    figures = total.to_dict()
-    figures["contracts"] = dict(sorted(figures["contracts"].items(), key=lambda kv: int(kv[0])))
-    return figures
+    shown = total.to_dict()
+    shown["contracts"] = dict(sorted(shown["contracts"].items(), key=lambda kv: int(kv[0])))
+    return shown
 
 
 def _status(status: str | None) -> MatchStatus | None:

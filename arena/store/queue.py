@@ -313,6 +313,17 @@ class Queue(StoreBase):
             page = query.order_by(col(Match.schedule_index).desc()).offset(offset).limit(limit)
             return total, list(session.exec(page))
 
+    def done_after(self, tournament_id: int, schedule_index: int) -> int:
+        """How many of the tournament's matches after ``schedule_index`` are done (an index
+        range: cheap when the index is the last rated one)."""
+        with self._session() as session:
+            query = select(func.count()).where(
+                Match.status == MatchStatus.DONE,
+                Match.tournament_id == tournament_id,
+                Match.schedule_index > schedule_index,
+            )
+            return int(session.exec(query).one())
+
     def status_counts(self, tournament_id: int) -> dict[MatchStatus, int]:
         with self._session() as session:
             query = (
