@@ -25,6 +25,7 @@ from arena.league.api import open_ladder
 from arena.web import bound_socket, create_app
 from arena.web.server import make_server, url_of
 from tests.league.conftest import Arena, bot_copy, make_arena
+from tests.league.conftest import sqlite_arena as sqlite_arena  # a fixture, by name
 from tests.store.conftest import postgres_schema_url
 
 MARKUP_NAME = "<script>alert(1)</script>"

@@ -17,6 +17,7 @@ import pytest
 from arena.engine.replay import verify_replay
 from arena.ladder.statistics import by_bot
 from tests.cli.runner import arena_executable, error_line
+from tests.league.conftest import Arena
 from tests.web.conftest import MARKUP_NAME, Site
 
 
@@ -208,7 +209,7 @@ def test_arena_web_serves_and_says_where(site: Site) -> None:
         ("192.0.2.1:8000", "error: cannot listen on 192.0.2.1:8000: "),
     ],
 )
-def test_arena_web_refuses_a_bad_address(site: Site, listen: str, message: str) -> None:
-    result = site.arena.run("web", "--listen", listen)
+def test_arena_web_refuses_a_bad_address(sqlite_arena: Arena, listen: str, message: str) -> None:
+    result = sqlite_arena.run("web", "--listen", listen)
     assert result.returncode == 2
     assert error_line(result).startswith(message)
