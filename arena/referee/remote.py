@@ -2,7 +2,8 @@
 
 Each call is given the time the bot has left (its per-move limit plus its bank), so a
 hung bot costs its own time and never the referee's; time beyond the per-move limit is
-taken from the bank.
+taken from the bank. A notification is allowed only ``notify_ms`` (a round trip) before the
+bank is drawn on: the bot's hooks run on its own clock, never on the others' time.
 """
 
 from __future__ import annotations
@@ -135,7 +136,9 @@ class RemotePlayer:
 
     def notify(self, event: pb.Notification) -> None:
         if self.wants_notifications:
-            self._call(self.stub.Notify, event, what="a notification", count=False)
+            self._call(
+                self.stub.Notify, event, what="a notification", free_ms=self.limits.notify_ms
+            )
 
     def _call(
         self,
@@ -143,18 +146,20 @@ class RemotePlayer:
         request: object,
         *,
         what: str,
-        count: bool = True,
+        free_ms: int | None = None,  # what it may take before the bank; a decision's by default
     ) -> Reply:
-        allowed_ms = self.limits.move_ms + self.timing.bank_ms
+        decision = free_ms is None
+        free = self.limits.move_ms if free_ms is None else free_ms
+        allowed_ms = free + self.timing.bank_ms
         start = time.monotonic()
         try:
             reply = method(request, timeout=allowed_ms / 1000)
         except grpc.RpcError as e:
             raise self._fault(e, what, allowed_ms) from None
         spent = (time.monotonic() - start) * 1000
-        if count:
+        if decision:
             self.timing.record(spent)
-        self.timing.bank_ms -= max(0.0, spent - self.limits.move_ms)
+        self.timing.bank_ms -= max(0.0, spent - free)
         return reply
 
     def _fault(self, error: grpc.RpcError, what: str, allowed_ms: float) -> BotFault:
