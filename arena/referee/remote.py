@@ -63,6 +63,10 @@ class RemotePlayer:
     limits: Limits
     label: str  # how the bot is named in faults, e.g. "sample_bots/random"
     died: Callable[[], str | None] = lambda: None
+    # Between calls the bot is frozen (its sandbox's freezer), so that it takes no CPU from
+    # the bot on turn; thawed for each call of its own.
+    freeze: Callable[[], None] = lambda: None
+    thaw: Callable[[], None] = lambda: None
     name: str = ""  # the name the bot gives in Hello
     sdk_version: str = ""
     wants_notifications: bool = False
@@ -110,6 +114,7 @@ class RemotePlayer:
                 self.seat, self.label,
                 f"speaks protocol version {reply.protocol_version}, the referee {PROTOCOL_VERSION}",
             )  # fmt: skip
+        self.freeze()
         self.name = reply.bot_name
         self.sdk_version = reply.sdk_version
         self.wants_notifications = reply.wants_notifications
@@ -151,12 +156,14 @@ class RemotePlayer:
         decision = free_ms is None
         free = self.limits.move_ms if free_ms is None else free_ms
         allowed_ms = free + self.timing.bank_ms
+        self.thaw()
         start = time.monotonic()
         try:
             reply = method(request, timeout=allowed_ms / 1000)
         except grpc.RpcError as e:
             raise self._fault(e, what, allowed_ms) from None
         spent = (time.monotonic() - start) * 1000
+        self.freeze()
         if decision:
             self.timing.record(spent)
         self.timing.bank_ms -= max(0.0, spent - free)

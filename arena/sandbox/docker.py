@@ -39,6 +39,7 @@ from arena.limits import Limits
 from .base import LOG_NAME, SOCKET_NAME, describe_exit
 from .engine import docker_client
 from .errors import SandboxError
+from .freezer import Freezer, container_freezer
 
 BOT_USER = "65534:65534"  # nobody: owns nothing on the host or in the image
 RUN_DIR = "/run/arena"  # the shared directory inside the container
@@ -59,6 +60,8 @@ class DockerBot:
     started_at: float = field(default_factory=time.monotonic)
     _ended: str | None = None
     _stopped: bool = False
+    _freezer: Freezer | None = None
+    _freezer_found: bool = False
 
     def died(self) -> str | None:
         if self._ended is None:
@@ -78,10 +81,25 @@ class DockerBot:
         # A process killed by signal N ends with 128 + N in a container.
         return describe_exit(128 - code if code > 128 else code)
 
+    def freeze(self) -> None:
+        """Stop all its processes until ``thaw`` (a no-op where there is no freezer)."""
+        if not self._freezer_found:  # once, when it is up: its first process names its cgroup
+            self._freezer_found = True
+            with contextlib.suppress(*_ENGINE_ERRORS):
+                pid = self.sandbox.client.api.inspect_container(self.container)["State"]["Pid"]
+                self._freezer = container_freezer(pid, self.container) if pid else None
+        if self._freezer is not None:
+            self._freezer.freeze()
+
+    def thaw(self) -> None:
+        if self._freezer is not None:
+            self._freezer.thaw()
+
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
+        self.thaw()  # a frozen process would not die of the kill until thawed
         with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
             self.sandbox.client.api.kill(self.container)
         # Its log goes with the rest of its files: the referee keeps logs before it stops bots.
