@@ -40,6 +40,7 @@ from .base import LOG_NAME, SOCKET_NAME, describe_exit
 from .engine import docker_client
 from .errors import SandboxError
 from .freezer import Freezer, container_freezer
+from .procview import MASKED_PATHS, proc_view_binds
 
 BOT_USER = "65534:65534"  # nobody: owns nothing on the host or in the image
 RUN_DIR = "/run/arena"  # the shared directory inside the container
@@ -126,6 +127,7 @@ class DockerSandbox:
         self.session = uuid.uuid4().hex[:12]
         self.owner = f"{socket.gethostname()}:{os.getpid()}"
         remove_orphans(self.client)
+        self.proc_view = proc_view_binds()  # the container's own /proc files, if lxcfs runs
         self._count = 0
         self._lock = threading.Lock()
         # Removing a container takes a while; the next game need not wait for it.
@@ -176,6 +178,7 @@ class DockerSandbox:
                 binds={
                     str(code.resolve()): {"bind": "/bot", "mode": "ro"},
                     str(run_dir.resolve()): {"bind": RUN_DIR, "mode": "rw"},
+                    **self.proc_view,
                 },
                 tmpfs={"/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,mode=1777"},
                 cap_drop=["ALL"],
@@ -191,6 +194,7 @@ class DockerSandbox:
                 log_config=docker.types.LogConfig(type="none"),
                 ipc_mode="private",
             )
+            host_config["MaskedPaths"] = list(MASKED_PATHS)  # no argument for it in docker-py
             container = api.create_container(
                 self.image,
                 ["sh", "-c", f"exec python3 bot.py >>{RUN_DIR}/{LOG_NAME} 2>&1"],
