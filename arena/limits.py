@@ -8,7 +8,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Limits:
     move_ms: int = 1000  # per decision before the bank is drawn on
-    bank_ms: int = 10_000  # for the whole game, spent only beyond move_ms
+    bank_ms: int = 10_000  # for the whole game, spent only beyond move_ms (and notify_ms)
+    notify_ms: int = 5  # per notification before the bank is drawn on: a round trip, no more
     startup_ms: int = 10_000  # to start and answer Hello
     memory_mb: int = 512
     cpus: float = 1.0

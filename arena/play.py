@@ -180,7 +180,11 @@ def referee_table(
         for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
             channel = grpc.insecure_channel(f"unix:{running.socket_path}", CHANNEL_OPTIONS)
             channels.append(channel)
-            players.append(RemotePlayer(seat, channel, limits, bot.label, running.died))
+            players.append(
+                RemotePlayer(
+                    seat, channel, limits, bot.label, running.died, running.freeze, running.thaw
+                )
+            )
         outcome = None
         for seat, player in enumerate(players):
             # Start-up counts from the start; a bot started ahead of its game that is up by

@@ -2,7 +2,8 @@
 
 Each call is given the time the bot has left (its per-move limit plus its bank), so a
 hung bot costs its own time and never the referee's; time beyond the per-move limit is
-taken from the bank.
+taken from the bank. A notification is allowed only ``notify_ms`` (a round trip) before the
+bank is drawn on: the bot's hooks run on its own clock, never on the others' time.
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ class RemotePlayer:
     limits: Limits
     label: str  # how the bot is named in faults, e.g. "sample_bots/random"
     died: Callable[[], str | None] = lambda: None
+    # Between calls the bot is frozen (its sandbox's freezer), so that it takes no CPU from
+    # the bot on turn; thawed for each call of its own.
+    freeze: Callable[[], None] = lambda: None
+    thaw: Callable[[], None] = lambda: None
     name: str = ""  # the name the bot gives in Hello
     sdk_version: str = ""
     wants_notifications: bool = False
@@ -114,6 +119,7 @@ class RemotePlayer:
                 self.seat, self.label,
                 f"speaks protocol version {reply.protocol_version}, the referee {PROTOCOL_VERSION}",
             )  # fmt: skip
+        self.freeze()
         self.name = reply.bot_name
         self.sdk_version = reply.sdk_version
         self.wants_notifications = reply.wants_notifications
@@ -140,7 +146,9 @@ class RemotePlayer:
 
     def notify(self, event: pb.Notification) -> None:
         if self.wants_notifications:
-            self._call(self.stub.Notify, event, what="a notification", count=False)
+            self._call(
+                self.stub.Notify, event, what="a notification", free_ms=self.limits.notify_ms
+            )
 
     def _call(
         self,
@@ -148,18 +156,22 @@ class RemotePlayer:
         request: object,
         *,
         what: str,
-        count: bool = True,
+        free_ms: int | None = None,  # what it may take before the bank; a decision's by default
     ) -> Reply:
-        allowed_ms = self.limits.move_ms + self.timing.bank_ms
+        decision = free_ms is None
+        free = self.limits.move_ms if free_ms is None else free_ms
+        allowed_ms = free + self.timing.bank_ms
+        self.thaw()
         start = time.monotonic()
         try:
             reply = method(request, timeout=allowed_ms / 1000)
         except grpc.RpcError as e:
             raise self._fault(e, what, allowed_ms) from None
         spent = (time.monotonic() - start) * 1000
-        if count:
+        self.freeze()
+        if decision:
             self.timing.record(spent)
-        self.timing.bank_ms -= max(0.0, spent - self.limits.move_ms)
+        self.timing.bank_ms -= max(0.0, spent - free)
         return reply
 
     def _fault(self, error: grpc.RpcError, what: str, allowed_ms: float) -> BotFault:

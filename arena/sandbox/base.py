@@ -31,6 +31,13 @@ class RunningBot(Protocol):
         memory ...``), or None while it runs."""
         ...
 
+    def freeze(self) -> None:
+        """Stop its processes (between the referee's calls, so it takes no CPU from the bot
+        on turn) until ``thaw``; a no-op where the backend cannot."""
+        ...
+
+    def thaw(self) -> None: ...
+
     def stop(self) -> None:
         """Kill it and everything it started, and release what it held. Idempotent."""
         ...

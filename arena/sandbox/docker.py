@@ -39,6 +39,8 @@ from arena.limits import Limits
 from .base import LOG_NAME, SOCKET_NAME, describe_exit
 from .engine import docker_client
 from .errors import SandboxError
+from .freezer import Freezer, container_freezer
+from .procview import MASKED_PATHS, proc_view_binds
 
 BOT_USER = "65534:65534"  # nobody: owns nothing on the host or in the image
 RUN_DIR = "/run/arena"  # the shared directory inside the container
@@ -59,6 +61,8 @@ class DockerBot:
     started_at: float = field(default_factory=time.monotonic)
     _ended: str | None = None
     _stopped: bool = False
+    _freezer: Freezer | None = None
+    _freezer_found: bool = False
 
     def died(self) -> str | None:
         if self._ended is None:
@@ -78,10 +82,25 @@ class DockerBot:
         # A process killed by signal N ends with 128 + N in a container.
         return describe_exit(128 - code if code > 128 else code)
 
+    def freeze(self) -> None:
+        """Stop all its processes until ``thaw`` (a no-op where there is no freezer)."""
+        if not self._freezer_found:  # once, when it is up: its first process names its cgroup
+            self._freezer_found = True
+            with contextlib.suppress(*_ENGINE_ERRORS):
+                pid = self.sandbox.client.api.inspect_container(self.container)["State"]["Pid"]
+                self._freezer = container_freezer(pid, self.container) if pid else None
+        if self._freezer is not None:
+            self._freezer.freeze()
+
+    def thaw(self) -> None:
+        if self._freezer is not None:
+            self._freezer.thaw()
+
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
+        self.thaw()  # a frozen process would not die of the kill until thawed
         with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
             self.sandbox.client.api.kill(self.container)
         # Its log goes with the rest of its files: the referee keeps logs before it stops bots.
@@ -108,6 +127,7 @@ class DockerSandbox:
         self.session = uuid.uuid4().hex[:12]
         self.owner = f"{socket.gethostname()}:{os.getpid()}"
         remove_orphans(self.client)
+        self.proc_view = proc_view_binds()  # the container's own /proc files, if lxcfs runs
         self._count = 0
         self._lock = threading.Lock()
         # Removing a container takes a while; the next game need not wait for it.
@@ -158,6 +178,7 @@ class DockerSandbox:
                 binds={
                     str(code.resolve()): {"bind": "/bot", "mode": "ro"},
                     str(run_dir.resolve()): {"bind": RUN_DIR, "mode": "rw"},
+                    **self.proc_view,
                 },
                 tmpfs={"/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,mode=1777"},
                 cap_drop=["ALL"],
@@ -173,6 +194,7 @@ class DockerSandbox:
                 log_config=docker.types.LogConfig(type="none"),
                 ipc_mode="private",
             )
+            host_config["MaskedPaths"] = list(MASKED_PATHS)  # no argument for it in docker-py
             container = api.create_container(
                 self.image,
                 ["sh", "-c", f"exec python3 bot.py >>{RUN_DIR}/{LOG_NAME} 2>&1"],

@@ -74,6 +74,13 @@ class BotProcess:
         code = self.proc.poll()
         return None if code is None else describe_exit(code)
 
+    # No freezer here: a signal (SIGSTOP) would miss what the bot moved out of its group.
+    def freeze(self) -> None:
+        pass
+
+    def thaw(self) -> None:
+        pass
+
     def stop(self) -> None:
         """Kill the bot and everything it started; wait for it."""
         if self.proc.poll() is None:
