@@ -17,7 +17,6 @@ import logging
 import math
 import os
 import random
-import shutil
 import statistics
 import tempfile
 import threading
@@ -33,15 +32,14 @@ from arena import submission
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit
 from arena.limits import Limits
-from arena.referee import BotFault, GameOutcome, RemotePlayer, run_game
-from arena.sandbox import RunningBot, Sandbox
+from arena.referee import BotFault, GameOutcome, RemotePlayer, StartupFault, run_game
+from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
 
 SAMPLE_BOTS = Path(
     os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
 )
 ARCHIVES = (".zip", ".tar.gz", ".tgz")
 log = logging.getLogger("arena.play")
-TRUNCATED = "\n[arena: output stopped here, at the limit of {limit} bytes]\n"
 
 
 class BotSpecError(ValueError):
@@ -163,20 +161,21 @@ def referee_table(
     the next game need not wait for, since no bot of this game can reach it."""
     rules, limits = settings.rules, settings.limits
     channels: list[grpc.Channel] = []
-    tear_down_table = functools.partial(_tear_down, table, channels)
+    sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
+    tear_down_table = functools.partial(_tear_down, table, channels, sockets)
     try:
         players = []
-        for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
-            channel = grpc.insecure_channel(f"unix:{running.socket_path}", CHANNEL_OPTIONS)
-            channels.append(channel)
-            players.append(RemotePlayer(seat, channel, limits, bot.label, running.died))
         outcome = None
-        for seat, player in enumerate(players):
+        for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
             # Start-up counts from the start; a bot started ahead of its game that is up by
             # now still gets a moment to be reached.
-            started = table.running[seat].started_at
-            deadline = max(started + limits.startup_ms / 1000, time.monotonic() + 1.0)
+            deadline = max(running.started_at + limits.startup_ms / 1000, time.monotonic() + 1.0)
             try:
+                sockets.append(_checked_socket(seat, bot, running, limits, deadline))
+                channel = grpc.insecure_channel(f"unix:{dial_path(sockets[-1])}", CHANNEL_OPTIONS)
+                channels.append(channel)
+                player = RemotePlayer(seat, channel, limits, bot.label, running.died)
+                players.append(player)
                 player.hello(bot_seed(seed, seat), rules, deadline)
             except BotFault as fault:
                 forfeit = Forfeit(fault.seat, fault.reason, fault.detail)
@@ -201,7 +200,18 @@ def referee_table(
     return PlayedGame(seed, table.bots, outcome, players, logs)
 
 
-def _tear_down(table: Table, channels: Sequence[grpc.Channel]) -> None:
+def _checked_socket(
+    seat: int, bot: BotSpec, running: RunningBot, limits: Limits, deadline: float
+) -> int:
+    """The bot's socket once it is made and checked; anything else there is its fault."""
+    try:
+        return running.open_socket(deadline)
+    except SocketFault as e:
+        detail = f"{e} within {limits.startup_ms / 1000:g} s" if e.missing else str(e)
+        raise StartupFault(seat, bot.label, detail) from None
+
+
+def _tear_down(table: Table, channels: Sequence[grpc.Channel], sockets: Sequence[int]) -> None:
     # The bots first: closing a channel whose peer is still up can wait for gRPC's
     # connectivity poll (up to 0.2 s each); a dead peer ends it at once.
     try:
@@ -209,6 +219,8 @@ def _tear_down(table: Table, channels: Sequence[grpc.Channel]) -> None:
     finally:
         for channel in channels:
             channel.close()
+        for fd in sockets:
+            os.close(fd)
         table.scratch.cleanup()
 
 
@@ -230,24 +242,19 @@ def play_game(
 
 
 def _keep_logs(table: Table, settings: GameSettings, prefix: str) -> list[Path]:
-    """Copy each bot's capped log to ``settings.logs_dir``, marked where the cap cut it.
+    """Write each bot's captured output (capped, marked where the cap cut it) to
+    ``settings.logs_dir``.
 
-    The bots may still run: what they wrote during the game is in their logs already (the
-    referee's calls return after the bot's handler, and the SDK's output is unbuffered)."""
+    The bots may still run: what they wrote during the game has been read (the referee's
+    calls return after the bot's handler, and the SDK's output is unbuffered); a bot that
+    died is given a moment for its last words to arrive."""
     if settings.logs_dir is None:
         return []
     settings.logs_dir.mkdir(parents=True, exist_ok=True)
-    limit = settings.limits.output_bytes
     kept = []
     for seat, running in enumerate(table.running):
         target = settings.logs_dir / f"{prefix}seat{seat}.log"
-        if running.log_path.exists():
-            shutil.copyfile(running.log_path, target)
-        else:
-            target.touch()
-        if target.stat().st_size >= limit:
-            with open(target, "a") as f:
-                f.write(TRUNCATED.format(limit=limit))
+        target.write_bytes(running.output())
         kept.append(target)
     return kept
 
@@ -462,4 +469,4 @@ def _stop_unplayed(future: Future[Table]) -> None:
     """Stop a table started for a game that will not be played (a failed or cancelled start
     left none)."""
     if future.exception() is None:
-        _tear_down(future.result(), channels=())
+        _tear_down(future.result(), channels=(), sockets=())
