@@ -34,6 +34,7 @@ from arena.engine.replay import Forfeit
 from arena.limits import Limits
 from arena.referee import BotFault, GameOutcome, RemotePlayer, StartupFault, run_game
 from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
+from arena.sandbox.leftovers import scratch_dir
 
 SAMPLE_BOTS = Path(
     os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
@@ -113,7 +114,7 @@ class PlayedGame:
 
 def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Table:
     """Start the four bots at once (a container takes a moment; four take the same)."""
-    scratch = tempfile.TemporaryDirectory(prefix="arena-")
+    scratch = scratch_dir()  # named for its process: swept if that is killed
     root = Path(scratch.name)
 
     def start(seat: int) -> RunningBot:
@@ -130,12 +131,15 @@ def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Ta
     return Table(tuple(bots), running, scratch)
 
 
-# A bot's socket exists only once it has started. gRPC retries a failed connect after 1 s,
-# then 1.6 s, 2.6 s, ... by default, so a bot up after 2.7 s would be reached at 5.2 s; a
-# local socket costs nothing to retry, so retry at once and at most every quarter second.
+# gRPC retries a failed connect after 1 s, then 1.6 s, 2.6 s, ... by default; a local
+# socket costs nothing to retry, so retry at once and at most every quarter second. An
+# answer is a few bytes: one over 64 KiB is refused by gRPC (RESOURCE_EXHAUSTED), a protocol
+# fault, rather than read and parsed on every call.
+MAX_ANSWER_BYTES = 64 << 10
 CHANNEL_OPTIONS = (
     ("grpc.initial_reconnect_backoff_ms", 20),
     ("grpc.max_reconnect_backoff_ms", 250),
+    ("grpc.max_receive_message_length", MAX_ANSWER_BYTES),
 )
 
 

@@ -46,6 +46,7 @@ from .base import SOCKET_NAME, describe_exit
 from .bot_socket import open_socket
 from .engine import docker_client
 from .errors import SandboxError
+from .leftovers import Sweeper, alive, scratch_prefix, sweep_scratch
 from .output import Frames, OutputCapture
 
 BOT_UID = 65534  # nobody: owns nothing on the host or in the image
@@ -136,12 +137,19 @@ class DockerSandbox:
             raise SandboxError(f"the Docker engine failed to look up {image}: {e}") from None
         self.session = uuid.uuid4().hex[:12]
         self.owner = f"{socket.gethostname()}:{os.getpid()}"
-        remove_orphans(self.client)
         self._count = 0
         self._lock = threading.Lock()
         # Removing a container takes a while; the next game need not wait for it.
         self._remover = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-rm")
         self._removals: list[Future[None]] = []
+        # What killed platform processes of this host left: removed now and every half minute.
+        self._sweeper = Sweeper(self._sweep)
+
+    def _sweep(self) -> None:
+        remove_orphans(self.client)
+        sweep_scratch()
+        if self.shared is not None:
+            sweep_scratch(self.shared)
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> DockerBot:
         with self._lock:
@@ -150,7 +158,8 @@ class DockerSandbox:
         shared = None
         if self.shared is not None:
             try:
-                shared = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.shared))
+                prefix = f"{scratch_prefix()}{name}-"
+                shared = Path(tempfile.mkdtemp(prefix=prefix, dir=self.shared))
             except OSError as e:
                 raise SandboxError(f"cannot use {self.shared} for bot files: {e}") from None
         try:
@@ -249,6 +258,7 @@ class DockerSandbox:
 
     def close(self) -> None:
         """Wait for every removal, then remove anything of this session still there."""
+        self._sweeper.stop()
         self._remover.shutdown(wait=True)
         with contextlib.suppress(*_ENGINE_ERRORS):
             for container in self.client.containers.list(
@@ -257,7 +267,7 @@ class DockerSandbox:
                 with contextlib.suppress(*_ENGINE_ERRORS):
                     container.remove(force=True, v=True)
         if self.shared is not None:
-            for left in self.shared.glob(f"arena-{self.session}-*"):
+            for left in self.shared.glob(f"{scratch_prefix()}arena-{self.session}-*"):
                 shutil.rmtree(left, ignore_errors=True)
         self.client.close()
 
@@ -336,19 +346,9 @@ def remove_orphans(client: docker.DockerClient) -> None:
             all=True, filters={"label": OWNER_LABEL}, ignore_removed=True
         ):
             owner_host, _, pid = container.labels.get(OWNER_LABEL, "").rpartition(":")
-            if owner_host == host and pid.isdigit() and not _alive(int(pid)):
+            if owner_host == host and pid.isdigit() and not alive(int(pid)):
                 with contextlib.suppress(*_ENGINE_ERRORS):
                     container.remove(force=True, v=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def leftover_containers(client: docker.DockerClient) -> list[Container]:

@@ -32,6 +32,7 @@ from arena.limits import Limits
 from .base import SOCKET_NAME, describe_exit
 from .bot_socket import open_socket
 from .errors import SandboxError
+from .leftovers import Sweeper, sweep_scratch
 from .output import CHUNK, OutputCapture
 
 # Tried in order; the first that runs `true` on this machine is used. Root may make
@@ -116,6 +117,7 @@ class ProcessSandbox:
         self.name = "process" if self.confined else "none"
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
+        self._sweeper = Sweeper(sweep_scratch)  # what killed platform processes left here
 
     @property
     def isolated(self) -> bool:
@@ -161,4 +163,5 @@ class ProcessSandbox:
         return BotProcess(proc, socket_path, capture)
 
     def close(self) -> None:
+        self._sweeper.stop()
         self._spawner.shutdown(wait=True)

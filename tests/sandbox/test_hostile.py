@@ -321,6 +321,11 @@ print("swapped")
     "answers a card it does not hold": Case(
         raw_bot(LEGAL_FIRST + ILLEGAL_PLAY), "illegal", "answered 'play"
     ),
+    "answers more than 64 KiB": Case(
+        raw_bot('return b"\\x0a" + b"\\xff" * (65 << 10)'),
+        "protocol",
+        r"RESOURCE_EXHAUSTED on a bid: .*larger than max \(\d+ vs\. 65536\)",
+    ),
     "answers garbage bytes": Case(
         raw_bot('return b"\\xff\\xfe\\x00garbage"'),
         "protocol",
