@@ -46,7 +46,7 @@ from .base import SOCKET_NAME, describe_exit
 from .bot_socket import open_socket
 from .engine import docker_client
 from .errors import SandboxError
-from .leftovers import Sweeper, alive, scratch_prefix, sweep_scratch
+from .leftovers import Sweeper, alive, mark_owner, sweep_scratch
 from .output import Frames, OutputCapture
 
 BOT_UID = 65534  # nobody: owns nothing on the host or in the image
@@ -158,8 +158,8 @@ class DockerSandbox:
         shared = None
         if self.shared is not None:
             try:
-                prefix = f"{scratch_prefix()}{name}-"
-                shared = Path(tempfile.mkdtemp(prefix=prefix, dir=self.shared))
+                shared = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.shared))
+                mark_owner(shared)
             except OSError as e:
                 raise SandboxError(f"cannot use {self.shared} for bot files: {e}") from None
         try:
@@ -267,7 +267,7 @@ class DockerSandbox:
                 with contextlib.suppress(*_ENGINE_ERRORS):
                     container.remove(force=True, v=True)
         if self.shared is not None:
-            for left in self.shared.glob(f"{scratch_prefix()}arena-{self.session}-*"):
+            for left in self.shared.glob(f"arena-{self.session}-*"):
                 shutil.rmtree(left, ignore_errors=True)
         self.client.close()
 

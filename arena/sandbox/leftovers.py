@@ -1,6 +1,6 @@
 """What a killed platform process leaves on its host, and the sweep that removes it.
 
-A game's scratch directory (its bots' files) is named after the host and the process that
+A game's scratch directory (its bots' files) holds a note of the host and the process that
 made it; every live sandbox backend looks, now and every ``SWEEP_S`` seconds, for scratch
 directories whose process on this host is gone (killed, say), and removes them, as the
 docker backend does with such processes' containers. A process that runs on is never
@@ -20,32 +20,46 @@ from collections.abc import Callable
 from pathlib import Path
 
 SWEEP_S = 30.0  # a killed worker's leftovers are gone within a minute
-_PREFIX = "arena-game"
-_SEPARATOR = "+"  # never in a host name
+OWNER_FILE = ".arena-owner"  # "HOST PID": who made the directory it is in
 log = logging.getLogger("arena.sandbox")
 
 
 def scratch_dir() -> tempfile.TemporaryDirectory[str]:
-    """A fresh scratch directory of this process (in the system's temporary directory)."""
-    return tempfile.TemporaryDirectory(prefix=scratch_prefix())
+    """A fresh scratch directory of this process (in the system's temporary directory).
+
+    Its name stays short (``arena-XXXXXXXX``): a process bot's socket path is in it, and a
+    socket path has at most 107 bytes; its owner is written inside."""
+    made = tempfile.TemporaryDirectory(prefix="arena-")
+    mark_owner(Path(made.name))
+    return made
 
 
-def scratch_prefix() -> str:
-    """How this process's scratch directories are named (a glob's start)."""
-    return _SEPARATOR.join((_PREFIX, socket.gethostname(), str(os.getpid()), ""))
+def mark_owner(directory: Path) -> None:
+    """Say in ``directory`` that this process of this host made it: swept once it is gone."""
+    (directory / OWNER_FILE).write_text(f"{socket.gethostname()} {os.getpid()}\n")
 
 
 def sweep_scratch(parent: Path | None = None) -> None:
-    """Remove the scratch directories under ``parent`` (default: the temporary directory)
-    whose process on this host has ended."""
+    """Remove the directories under ``parent`` (default: the temporary directory) marked by
+    a process of this host that has ended."""
     top = parent or Path(tempfile.gettempdir())
-    host = socket.gethostname()
     with contextlib.suppress(OSError):
-        for path in top.glob(f"{_PREFIX}{_SEPARATOR}*"):
-            parts = path.name.split(_SEPARATOR)
-            ours = len(parts) == 4 and parts[1] == host and parts[2].isdigit()
-            if ours and not alive(int(parts[2])):
-                shutil.rmtree(path, ignore_errors=True)
+        for path in top.glob(f"arena-*/{OWNER_FILE}"):
+            if _owner_gone(path):
+                shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _owner_gone(marker: Path) -> bool:
+    try:  # not followed, and read with a bound: a process bot may have been at it
+        fd = os.open(marker, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        try:
+            text = os.read(fd, 300).decode(errors="replace")
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+    host, _, pid = text.strip().partition(" ")
+    return host == socket.gethostname() and pid.isdigit() and not alive(int(pid))
 
 
 def alive(pid: int) -> bool:
@@ -82,4 +96,12 @@ class Sweeper:
         self._thread.join()
 
 
-__all__ = ["SWEEP_S", "Sweeper", "alive", "scratch_dir", "scratch_prefix", "sweep_scratch"]
+__all__ = [
+    "OWNER_FILE",
+    "SWEEP_S",
+    "Sweeper",
+    "alive",
+    "mark_owner",
+    "scratch_dir",
+    "sweep_scratch",
+]

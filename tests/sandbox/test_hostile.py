@@ -305,6 +305,16 @@ print("swapped")
         "normal",
         r"^swapped$",
     ),
+    # Its name (in the timing table) and its exception's words (in the forfeit line) reach
+    # the terminal with their control characters escaped.
+    "writes escape sequences to the terminal": Case(
+        sdk_bot(
+            setup='Bot.name = "evil\\x1b]0;pwned\\x07\\x1b[2J"',
+            play='raise RuntimeError("\\x1b[2J\\x1b[31mreferee crashed\\x1b[0m")',
+        ),
+        "crash",
+        r"raised during a play: .*\\x1b\[2J\\x1b\[31mreferee crashed",
+    ),
     "exits mid-game": Case(sdk_bot(play="os._exit(3)"), "crash", "exit status 3"),
     "crashes at import": Case("import no_such_module_here\n", "startup", "exit status 1"),
     "never starts the server": Case(
@@ -407,6 +417,12 @@ def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
         assert re.search(spec.evidence, forfeit_lines[0]), forfeit_lines[0]
         assert data["result"]["winner"] == 1
     assert run_arena("replay", "verify", replay).returncode == 0
+
+    # No control character of the bot's reaches the terminal.
+    for printed in (result.stdout, result.stderr):
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", printed), printed[-2000:]
+    if case == "writes escape sequences to the terminal":
+        assert "evil" in result.stdout  # its name, escaped (a table may wrap it)
 
     # Every log is capped; the other bots' logs are there and small; no secret anywhere.
     outputs = [result.stdout, result.stderr, replay.read_text()]

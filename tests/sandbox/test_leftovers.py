@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from arena.sandbox.docker import OWNER_LABEL, SESSION_LABEL
 from arena.sandbox.engine import docker_client
 from arena.sandbox.image import image_tag
-from arena.sandbox.leftovers import SWEEP_S
+from arena.sandbox.leftovers import OWNER_FILE, SWEEP_S
 from tests.cli.runner import _environment, arena_executable
 from tests.league.conftest import Arena, make_arena
 
@@ -31,8 +32,9 @@ def dead_pid() -> int:
 
 
 def scratch(parent: Path, host: str, pid: int) -> Path:
-    """A scratch directory as a platform process names it, with its bots' files in it."""
-    path = parent / f"arena-game+{host}+{pid}+abc123"
+    """A scratch directory as a platform process leaves it, with its bots' files in it."""
+    path = Path(tempfile.mkdtemp(prefix="arena-", dir=parent))
+    (path / OWNER_FILE).write_text(f"{host} {pid}\n")
     (path / "seat0" / "code").mkdir(parents=True)
     (path / "seat0" / "code" / "bot.py").write_text("print('hi')\n")
     return path
