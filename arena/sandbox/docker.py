@@ -239,6 +239,9 @@ class DockerSandbox:
         except _ENGINE_ERRORS as e:
             self.remove_later(container, shared, attached)
             raise SandboxError(f"the Docker engine could not start a bot container: {e}") from None
+        except SandboxError:
+            self.remove_later(container, shared, attached)
+            raise
         return DockerBot(container, run_dir, capture, attached, limits.memory_mb, self, shared)
 
     def remove_later(
