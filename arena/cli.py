@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 # Typer vendors click; its exception base is not re-exported (pinned in pyproject.toml).
 from typer._click.core import Context
@@ -22,6 +23,7 @@ from typer.core import TyperGroup
 
 from .engine import DealRecord, Rules, RulesError
 from .engine.replay import ReplayError, verify_replay
+from .inert import inert
 from .limits import Limits
 from .play import (
     BotSpec,
@@ -63,6 +65,12 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def cells(*values: str) -> list[Text]:
+    """A table row as plain text: no markup read, no control character let through (bot
+    names and reasons are the bots' authors' words)."""
+    return [Text(inert(value)) for value in values]
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write the whole file or nothing: a crash never leaves half a replay behind."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -76,13 +84,17 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def sandbox_for(
-    kind: str | None, *, python: str | None = None, image: str | None = None
+    kind: str | None,
+    *,
+    python: str | None = None,
+    image: str | None = None,
+    fallback: bool = True,
 ) -> Sandbox:
     """The sandbox asked for, else docker where an engine answers (process, said aloud, if
-    none does); ``SandboxError`` names what is missing."""
+    none does and ``fallback``); ``SandboxError`` names what is missing."""
     if kind is None:
         warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
-        kind = "process" if python else default_kind(warn)
+        kind = "process" if python else default_kind(warn, fallback=fallback)
     return open_sandbox(kind, python=python, image=image)
 
 
@@ -235,15 +247,16 @@ def _play_one(
     result = "draw" if winner is None else f"team {winner} wins"
     if outcome.forfeit is not None:
         f = outcome.forfeit
-        out.print(f"forfeit: seat {f.seat} ({specs[f.seat].label}) {f.reason}: {f.detail}")
+        line = f"forfeit: seat {f.seat} ({specs[f.seat].label}) {f.reason}: {f.detail}"
+        out.print(inert(line), markup=False)
     out.print(f"final: team 0 {totals[0]} · team 1 {totals[1]} · {result}")
     table = Table("seat", "bot", "name", "decisions", "mean ms", "max ms", "bank left ms")
     for seat, player in enumerate(game.players):
         t = player.timing
-        table.add_row(
+        table.add_row(*cells(
             str(seat), specs[seat].label, player.name, str(t.decisions),
             f"{t.mean_ms:.1f}", f"{t.max_ms:.1f}", f"{t.bank_ms:.0f}",
-        )  # fmt: skip
+        ))  # fmt: skip
     out.print(table)
     for path in game.logs:
         out.print(f"log: {path}")
@@ -258,7 +271,7 @@ def _print_game_line(game: PlayedGame) -> None:
     if outcome.forfeit is not None:
         f = outcome.forfeit
         line += f" · forfeit by seat {f.seat} ({f.reason}: {f.detail})"
-    out.print(line, markup=False)
+    out.print(inert(line), markup=False)
 
 
 def _write_replay(game: PlayedGame, path: Path, record_think: bool) -> None:

@@ -21,8 +21,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import app, err, fail, out, replay_app, sandbox_for
+from .cli import app, cells, err, fail, out, replay_app, sandbox_for
 from .engine.replay import ReplayError, verify_replay
+from .inert import inert, inert_bytes
 from .ladder import FORMATS, ScheduleError, round_robin
 from .league.api import Ladder, LocalLadder, NoResult
 from .league.files import DataDir
@@ -88,9 +89,11 @@ def opened_store() -> Iterator[Store]:
 
 
 @contextlib.contextmanager
-def ladder_for(server: str | None, sandbox: str | None = None) -> Iterator[Ladder]:
-    """The ladder on ``server`` (host:port), else the local store; every error as one
-    ``error:`` line."""
+def ladder_for(
+    server: str | None, sandbox: str | None = None, *, fallback: bool = True
+) -> Iterator[Ladder]:
+    """The ladder on ``server`` (host:port), else the local store (its sandbox as
+    ``sandbox_for`` chooses it); every error as one ``error:`` line."""
     if server:
         remote = RemoteLadder(server)
         try:
@@ -101,7 +104,7 @@ def ladder_for(server: str | None, sandbox: str | None = None) -> Iterator[Ladde
             remote.close()
         return
     with opened_store() as store:
-        yield LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox))
+        yield LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox, fallback=fallback))
 
 
 def data_dir(store: Store) -> DataDir:
@@ -147,15 +150,15 @@ def submit_command(
 ) -> None:
     """Submit a bot version: checked, validated in one game, then it joins the ladder."""
     secret = token_of(token)
-    with ladder_for(server, sandbox) as ladder:
+    with ladder_for(server, sandbox, fallback=False) as ladder:
         done = ladder.submit(secret, path, name)
     version = done.version
     if not done.new and version.status == "rejected":
-        fail(f"{version.label}: already submitted and rejected: {version.reason}")
+        fail(inert(f"{version.label}: already submitted and rejected: {version.reason}"))
     elif not done.new:
-        out.print(f"{version.label}: already submitted ({version.status})", markup=False)
+        out.print(inert(f"{version.label}: already submitted ({version.status})"), markup=False)
     elif version.status == "rejected":
-        fail(f"{version.label} rejected: {version.reason}")
+        fail(inert(f"{version.label} rejected: {version.reason}"))
     else:
         out.print(
             f"{version.label}: active · {done.scheduled} ladder matches scheduled", markup=False
@@ -169,7 +172,7 @@ def bots_command(server: ServerOption = None) -> None:
         versions = ladder.versions()
     table = Table("bot", "version", "status", "reason", "content")
     for v in versions:
-        table.add_row(v.bot, str(v.number), v.status, v.reason, v.content_hash[:12])
+        table.add_row(*cells(v.bot, str(v.number), v.status, v.reason, v.content_hash[:12]))
     print_table(table)
 
 
@@ -208,11 +211,11 @@ def print_standings(rows: list[Standing]) -> None:
         "A group: entries not yet told apart (LOS < 95%).",
     )  # fmt: skip
     for row in rows:
-        table.add_row(
+        table.add_row(*cells(
             str(row.rank), str(row.group), row.bot, str(row.version), f"{row.elo:.0f}",
             f"{row.fit_elo:.0f}", f"{row.ci95[0]:.0f}..{row.ci95[1]:.0f}", str(row.games),
             f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
-        )  # fmt: skip
+        ))  # fmt: skip
     print_table(table)
 
 
@@ -233,10 +236,10 @@ def matches_command(
         rows = ladder.matches(tournament, wanted)
     table = Table("match", "index", "team 0", "team 1", "status", "points", "winner", "note")
     for m in rows:
-        table.add_row(
+        table.add_row(*cells(
             str(m.id), str(m.schedule_index), m.team0, m.team1, m.status, m.points, m.winner,
             m.note,
-        )  # fmt: skip
+        ))  # fmt: skip
     print_table(table)
 
 
@@ -266,7 +269,7 @@ def replay_show(
     result = replay["result"]
     if result.get("forfeit"):
         f = result["forfeit"]
-        out.print(f"forfeit: seat {f['seat']} {f['reason']}: {f['detail']}", markup=False)
+        out.print(inert(f"forfeit: seat {f['seat']} {f['reason']}: {f['detail']}"), markup=False)
     out.print(f"final: team 0 {result['totals'][0]} · team 1 {result['totals'][1]}", markup=False)
 
 
@@ -287,10 +290,13 @@ def logs_command(
             names = sorted({log.label for log in logs})
             fail(f"match {match_id} has no bot {bot!r}: it has {', '.join(names)}")
     for log in wanted:
-        out.print(f"== game {log.game}, seat {log.seat} ({log.label}) ==", markup=False)
-        sys.stdout.flush()
-        sys.stdout.buffer.write(log.output)
-        sys.stdout.buffer.flush()
+        out.print(inert(f"== game {log.game}, seat {log.seat} ({log.label}) =="), markup=False)
+        if sys.stdout.isatty():  # a terminal gets no control character; a pipe, every byte
+            out.print(inert_bytes(log.output), markup=False, highlight=False, end="")
+        else:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(log.output)
+            sys.stdout.buffer.flush()
 
 
 # ---------------------------------------------------------------------- playing
@@ -322,7 +328,7 @@ def worker_command(
     config = WorkerConfig(concurrency, heartbeat, silent_after)
     with opened_store() as store:
         tid = find_tournament(store, tournament).id if tournament else None
-        backend = sandbox_for(sandbox)
+        backend = sandbox_for(sandbox, fallback=False)
         worker = Worker(store, data_dir(store), backend, config, tournament_id=tid)
         # A flag, not KeyboardInterrupt: an exception raised in the middle of Thread.join
         # can leave the slot threads running unjoined while the interpreter shuts down.

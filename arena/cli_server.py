@@ -29,8 +29,9 @@ def server_command(
     except ValueError as e:
         fail(str(e))
     with opened_store() as store:
-        sandbox_for(sandbox).close()  # a missing sandbox is said now, not at the first submit
-        ladder = LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox))
+        # A missing sandbox is said now, not at the first submit; no silent weaker one.
+        sandbox_for(sandbox, fallback=False).close()
+        ladder = LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox, fallback=False))
         try:
             server = serve(listen, ladder, arena_home() / "spool")
         except (RuntimeError, ValueError) as e:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from .cli import app, fail, out
+from .cli import app, cells, fail, out
 from .cli_ladder import ServerOption, ladder_for, print_table
 from .league.status import Status
 from .league.worker import WorkerConfig
@@ -49,10 +49,10 @@ def print_status(now: Status) -> None:
         title="running matches",
     )  # fmt: skip
     for m in now.running:
-        running.add_row(
+        running.add_row(*cells(
             str(m.id), m.tournament, str(m.index), " vs ".join(m.teams), m.worker_id or "",
             _since(now.now, m.started_at), _ago(now.now, m.heartbeat_at),
-        )  # fmt: skip
+        ))  # fmt: skip
     print_table(running)
 
     workers = Table(
@@ -60,10 +60,10 @@ def print_status(now: Status) -> None:
         title="workers",
     )  # fmt: skip
     for w in now.workers:
-        workers.add_row(
+        workers.add_row(*cells(
             w.name, w.host, str(w.slots), w.sandbox, w.state, str(w.matches_done),
             _ago(now.now, w.heartbeat_at),
-        )  # fmt: skip
+        ))  # fmt: skip
     print_table(workers)
 
 

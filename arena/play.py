@@ -17,7 +17,6 @@ import logging
 import math
 import os
 import random
-import shutil
 import statistics
 import tempfile
 import threading
@@ -34,15 +33,15 @@ from arena import submission
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, build_replay
 from arena.limits import Limits
-from arena.referee import BotFault, GameOutcome, RemotePlayer, run_game
-from arena.sandbox import RunningBot, Sandbox
+from arena.referee import BotFault, GameOutcome, RemotePlayer, StartupFault, run_game
+from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
+from arena.sandbox.leftovers import scratch_dir
 
 SAMPLE_BOTS = Path(
     os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
 )
 ARCHIVES = (".zip", ".tar.gz", ".tgz")
 log = logging.getLogger("arena.play")
-TRUNCATED = "\n[arena: output stopped here, at the limit of {limit} bytes]\n"
 
 
 class BotSpecError(ValueError):
@@ -126,7 +125,7 @@ def game_replay(game: PlayedGame, *, think: bool = False) -> dict[str, Any]:
 
 def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Table:
     """Start the four bots at once (a container takes a moment; four take the same)."""
-    scratch = tempfile.TemporaryDirectory(prefix="arena-")
+    scratch = scratch_dir()  # named for its process: swept if that is killed
     root = Path(scratch.name)
 
     def start(seat: int) -> RunningBot:
@@ -143,12 +142,15 @@ def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Ta
     return Table(tuple(bots), running, scratch)
 
 
-# A bot's socket exists only once it has started. gRPC retries a failed connect after 1 s,
-# then 1.6 s, 2.6 s, ... by default, so a bot up after 2.7 s would be reached at 5.2 s; a
-# local socket costs nothing to retry, so retry at once and at most every quarter second.
+# gRPC retries a failed connect after 1 s, then 1.6 s, 2.6 s, ... by default; a local
+# socket costs nothing to retry, so retry at once and at most every quarter second. An
+# answer is a few bytes: one over 64 KiB is refused by gRPC (RESOURCE_EXHAUSTED), a protocol
+# fault, rather than read and parsed on every call.
+MAX_ANSWER_BYTES = 64 << 10
 CHANNEL_OPTIONS = (
     ("grpc.initial_reconnect_backoff_ms", 20),
     ("grpc.max_reconnect_backoff_ms", 250),
+    ("grpc.max_receive_message_length", MAX_ANSWER_BYTES),
 )
 
 
@@ -174,24 +176,23 @@ def referee_table(
     the next game need not wait for, since no bot of this game can reach it."""
     rules, limits = settings.rules, settings.limits
     channels: list[grpc.Channel] = []
-    tear_down_table = functools.partial(_tear_down, table, channels)
+    sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
+    tear_down_table = functools.partial(_tear_down, table, channels, sockets)
     try:
         players = []
-        for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
-            channel = grpc.insecure_channel(f"unix:{running.socket_path}", CHANNEL_OPTIONS)
-            channels.append(channel)
-            players.append(
-                RemotePlayer(
-                    seat, channel, limits, bot.label, running.died, running.freeze, running.thaw
-                )
-            )
         outcome = None
-        for seat, player in enumerate(players):
+        for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
             # Start-up counts from the start; a bot started ahead of its game that is up by
             # now still gets a moment to be reached.
-            started = table.running[seat].started_at
-            deadline = max(started + limits.startup_ms / 1000, time.monotonic() + 1.0)
+            deadline = max(running.started_at + limits.startup_ms / 1000, time.monotonic() + 1.0)
             try:
+                sockets.append(_checked_socket(seat, bot, running, limits, deadline))
+                channel = grpc.insecure_channel(f"unix:{dial_path(sockets[-1])}", CHANNEL_OPTIONS)
+                channels.append(channel)
+                player = RemotePlayer(
+                    seat, channel, limits, bot.label, running.died, running.freeze, running.thaw
+                )
+                players.append(player)
                 player.hello(bot_seed(seed, seat), rules, deadline)
             except BotFault as fault:
                 forfeit = Forfeit(fault.seat, fault.reason, fault.detail)
@@ -216,7 +217,18 @@ def referee_table(
     return PlayedGame(seed, table.bots, outcome, players, logs)
 
 
-def _tear_down(table: Table, channels: Sequence[grpc.Channel]) -> None:
+def _checked_socket(
+    seat: int, bot: BotSpec, running: RunningBot, limits: Limits, deadline: float
+) -> int:
+    """The bot's socket once it is made and checked; anything else there is its fault."""
+    try:
+        return running.open_socket(deadline)
+    except SocketFault as e:
+        detail = f"{e} within {limits.startup_ms / 1000:g} s" if e.missing else str(e)
+        raise StartupFault(seat, bot.label, detail) from None
+
+
+def _tear_down(table: Table, channels: Sequence[grpc.Channel], sockets: Sequence[int]) -> None:
     # The bots first: closing a channel whose peer is still up can wait for gRPC's
     # connectivity poll (up to 0.2 s each); a dead peer ends it at once.
     try:
@@ -224,6 +236,8 @@ def _tear_down(table: Table, channels: Sequence[grpc.Channel]) -> None:
     finally:
         for channel in channels:
             channel.close()
+        for fd in sockets:
+            os.close(fd)
         table.scratch.cleanup()
 
 
@@ -245,24 +259,19 @@ def play_game(
 
 
 def _keep_logs(table: Table, settings: GameSettings, prefix: str) -> list[Path]:
-    """Copy each bot's capped log to ``settings.logs_dir``, marked where the cap cut it.
+    """Write each bot's captured output (capped, marked where the cap cut it) to
+    ``settings.logs_dir``.
 
-    The bots may still run: what they wrote during the game is in their logs already (the
-    referee's calls return after the bot's handler, and the SDK's output is unbuffered)."""
+    The bots may still run: what they wrote during the game has been read (the referee's
+    calls return after the bot's handler, and the SDK's output is unbuffered); a bot that
+    died is given a moment for its last words to arrive."""
     if settings.logs_dir is None:
         return []
     settings.logs_dir.mkdir(parents=True, exist_ok=True)
-    limit = settings.limits.output_bytes
     kept = []
     for seat, running in enumerate(table.running):
         target = settings.logs_dir / f"{prefix}seat{seat}.log"
-        if running.log_path.exists():
-            shutil.copyfile(running.log_path, target)
-        else:
-            target.touch()
-        if target.stat().st_size >= limit:
-            with open(target, "a") as f:
-                f.write(TRUNCATED.format(limit=limit))
+        target.write_bytes(running.output())
         kept.append(target)
     return kept
 
@@ -477,4 +486,4 @@ def _stop_unplayed(future: Future[Table]) -> None:
     """Stop a table started for a game that will not be played (a failed or cancelled start
     left none)."""
     if future.exception() is None:
-        _tear_down(future.result(), channels=())
+        _tear_down(future.result(), channels=(), sockets=())

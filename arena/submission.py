@@ -33,7 +33,9 @@ from typing import IO, Literal
 
 MiB = 1 << 20
 MAX_SUBMISSION_BYTES = 10 * MiB  # the archive's size, or a directory's total file size
-MAX_UNPACKED_BYTES = 50 * MiB  # an archive's total unpacked file size (zip bombs)
+# An archive's total unpacked file size, from its headers before anything is extracted: what
+# a directory may hold, so an archive past it is refused before any game is played.
+MAX_UNPACKED_BYTES = MAX_SUBMISSION_BYTES
 MAX_MEMBERS = 2000  # files, directories and links
 MAX_LINK_TARGET = 4096  # a zip symlink's target is the member's content: read it only if small
 # A tar's own headers (PAX ones too) are read whole into memory, so the decompressed stream is
@@ -348,6 +350,18 @@ def _check_members(source: _Source, members: list[_Member]) -> None:
         kinds[m.name] = m.kind
         if m.kind in ("symlink", "hardlink"):
             _check_link(source, m, links)
+        if m.kind == "hardlink":
+            _check_hardlink(source, m, kinds)
+
+
+def _check_hardlink(source: _Source, link: _Member, before: dict[str, str]) -> None:
+    """A tar hard link must name a regular file stored before it (tarfile links to, or
+    copies, what is already extracted)."""
+    target = _normal(link.target)
+    if target == link.name:
+        raise source.refuse(link.name, "is a hard link to itself")
+    if before.get(target) != "file":
+        raise source.refuse(link.name, f"is a hard link to {link.target!r}, no file before it")
 
 
 def _check_link(source: _Source, link: _Member, links: set[str]) -> None:

@@ -28,6 +28,7 @@ error.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -42,7 +43,7 @@ from arena.engine import Rules
 from arena.limits import Limits
 from arena.play import BotSpec, GameSettings, play_many, start_table
 from arena.referee import BotFault, RemotePlayer
-from arena.sandbox import Sandbox, SandboxError, namespace_prefix, open_sandbox
+from arena.sandbox import Sandbox, SandboxError, dial_path, namespace_prefix, open_sandbox
 
 # The cheapest legal bot (first legal option), a real submission beside the benchmarks.
 TRIVIAL_BOT = (Path(__file__).resolve().parent / "first_legal" / "bot.py").read_text()
@@ -104,15 +105,18 @@ def one_bot(sandbox: Sandbox, bot: BotSpec, rules: Rules, limits: Limits) -> tup
         t0 = time.perf_counter()
         running = sandbox.start(bot.directory, Path(tmp) / "seat0", limits)
         t1 = time.perf_counter()
-        channel = grpc.insecure_channel(f"unix:{running.socket_path}")
+        deadline = running.started_at + limits.startup_ms / 1000
+        fd = running.open_socket(deadline)
+        channel = grpc.insecure_channel(f"unix:{dial_path(fd)}")
         try:
             player = RemotePlayer(0, channel, limits, bot.label, running.died)
-            player.hello(0, rules, running.started_at + limits.startup_ms / 1000)
+            player.hello(0, rules, deadline)
             t2 = time.perf_counter()
         finally:
             running.stop()  # as referee_table does: the bot, then its channel
             t3 = time.perf_counter()
             channel.close()
+            os.close(fd)
     return t1 - t0, t2 - t1, t3 - t2
 
 
@@ -120,18 +124,22 @@ def table_hello(sandbox: Sandbox, bots: Sequence[BotSpec], rules: Rules, limits:
     """Seconds from ``start_table`` until all four bots answered Hello."""
     start = time.perf_counter()
     table = start_table(bots, sandbox, limits)
-    channels = []
+    channels, sockets = [], []
     try:
         for seat, running in enumerate(table.running):
-            channel = grpc.insecure_channel(f"unix:{running.socket_path}")
+            deadline = running.started_at + limits.startup_ms / 1000
+            sockets.append(running.open_socket(deadline))
+            channel = grpc.insecure_channel(f"unix:{dial_path(sockets[-1])}")
             channels.append(channel)
             player = RemotePlayer(seat, channel, limits, bots[seat].label, running.died)
-            player.hello(seat, rules, running.started_at + limits.startup_ms / 1000)
+            player.hello(seat, rules, deadline)
         return time.perf_counter() - start
     finally:
         table.stop()
         for channel in channels:
             channel.close()
+        for fd in sockets:
+            os.close(fd)
         table.scratch.cleanup()
 
 

@@ -4,7 +4,8 @@
 rlimits and namespaces; weaker) and ``none`` (a plain child process; for debugging).
 """
 
-from .base import LOG_NAME, SOCKET_NAME, RunningBot, Sandbox, describe_exit
+from .base import SOCKET_NAME, RunningBot, Sandbox, describe_exit
+from .bot_socket import SocketFault, dial_path
 from .choose import KINDS, default_kind, open_sandbox
 from .engine import docker_available
 from .errors import SandboxError
@@ -12,15 +13,16 @@ from .process import BotProcess, ProcessSandbox, namespace_prefix
 
 __all__ = [
     "KINDS",
-    "LOG_NAME",
     "SOCKET_NAME",
     "BotProcess",
     "ProcessSandbox",
     "RunningBot",
     "Sandbox",
     "SandboxError",
+    "SocketFault",
     "default_kind",
     "describe_exit",
+    "dial_path",
     "docker_available",
     "namespace_prefix",
     "open_sandbox",

@@ -8,18 +8,24 @@ from typing import Protocol
 
 from arena.limits import Limits
 
-SOCKET_NAME = "bot.sock"  # in the bot's own directory, shared with the referee
-LOG_NAME = "bot.log"  # the bot's stdout and stderr, capped at Limits.output_bytes
+SOCKET_NAME = "bot.sock"  # in the bot's own run directory, which only it can write
 
 
 class RunningBot(Protocol):
-    """A started bot. ``socket_path`` and ``log_path`` are on the referee's side."""
+    """A started bot. Nothing the bot writes is followed: its socket is checked before it
+    is dialled, its output is read from a stream the platform holds."""
 
-    @property
-    def socket_path(self) -> Path: ...
+    def open_socket(self, deadline: float) -> int:
+        """An ``O_PATH`` descriptor of the bot's socket, checked (``bot_socket``), once it
+        is made; the caller dials it through ``/proc/self/fd/N`` and closes it. Raises
+        ``SocketFault`` (the bot's start-up fault) if it is anything else, or none is made
+        by ``deadline`` (a ``time.monotonic()`` value)."""
+        ...
 
-    @property
-    def log_path(self) -> Path: ...
+    def output(self) -> bytes:
+        """Its stdout and stderr so far (all of it, if it has ended): the first
+        ``Limits.output_bytes``, then a line saying how many more were dropped."""
+        ...
 
     @property
     def started_at(self) -> float:
@@ -47,8 +53,9 @@ class Sandbox(Protocol):
     name: str
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> RunningBot:
-        """Start ``python bot.py`` from ``bot_dir`` (read-only to it), serving on
-        ``workdir/bot.sock``. Raises ``SandboxError`` if the platform cannot; a bot that
+        """Start ``python bot.py`` from ``bot_dir`` (read-only to it), serving on a socket
+        in a run directory of its own (``workdir`` is the platform's, for the bot's files
+        as the backend needs). Raises ``SandboxError`` if the platform cannot; a bot that
         can't start is not an error here (its Hello will fail)."""
         ...
 

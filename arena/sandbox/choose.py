@@ -13,13 +13,20 @@ from .process import ProcessSandbox
 KINDS = ("docker", "process", "none")
 
 
-def default_kind(warn: Callable[[str], None]) -> str:
-    """``$ARENA_SANDBOX`` if set; else docker if an engine answers; else process, said aloud."""
+def default_kind(warn: Callable[[str], None], *, fallback: bool = True) -> str:
+    """``$ARENA_SANDBOX`` if set; else docker if an engine answers; else process, said aloud
+    -- or, without ``fallback`` (the ladder's commands: they run strangers' bots), a
+    ``SandboxError``: a weaker sandbox is only ever the operator's explicit choice."""
     kind = os.environ.get("ARENA_SANDBOX")
     if kind:
         return kind
     if docker_available():
         return "docker"
+    if not fallback:
+        raise SandboxError(
+            "no Docker engine answers, and the ladder runs bots only in containers unless "
+            "told otherwise: start the engine, or pass --sandbox process (weaker) explicitly"
+        )
     warn("no Docker engine answers: bots run as local processes, a weaker sandbox")
     return "process"
 

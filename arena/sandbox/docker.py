@@ -2,16 +2,21 @@
 
 Each container has no network (networking disabled: a network namespace of its own with
 only a loopback, and none of the engine's network set-up, which would cost more CPU than the
-rest of a container's start; the referee reaches the bot's gRPC server through a Unix socket
-in a per-container directory mounted at /run/arena), a read-only root,
-the bot's code mounted read-only at /bot, a small tmpfs at /tmp, an unprivileged user, no
-capabilities, ``no-new-privileges``, and limits on memory (swap equal to it), CPU, processes,
-open files and file size (which caps the log). Nothing else of the host is mounted.
+rest of a container's start), a read-only root, the bot's code mounted read-only at /bot,
+an unprivileged user, no capabilities, ``no-new-privileges``, and limits on memory (swap
+equal to it), CPU, processes and open files. Nothing else of the host is mounted.
 
-The two mounted directories (the code's copy and the run directory) are made in the game's
-scratch directory, unless ``$ARENA_SANDBOX_DIR`` names another (``shared_dir``): the engine
-resolves a mount's source on its own host, so a platform that runs in a container and drives
-its host's engine makes them in a directory mounted at the same path in both (compose.yaml).
+Everything the bot can write is a small tmpfs, bounded in bytes and in files: /tmp, /dev/shm
+and its run directory /run/arena, where it makes its socket. The run directory is an
+anonymous volume of the local driver, mounted as a tmpfs (owned by the bot's user) at the
+volume's mountpoint on the engine's host, where the referee reaches the socket (checked
+first: ``bot_socket``); it goes with the container. The bot's stdout and stderr are the
+container's attached streams, read by the platform (``output``); the engine keeps no log.
+
+The copy of the code is made in the game's scratch directory, unless ``$ARENA_SANDBOX_DIR``
+names another (``shared_dir``): the engine resolves a bind mount's source on its own host, so
+a platform that runs in a container and drives its host's engine makes it in a directory
+mounted at the same path in both (compose.yaml).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import contextlib
 import os
 import shutil
 import socket
+import stat
 import tempfile
 import threading
 import time
@@ -36,14 +42,20 @@ from docker.models.containers import Container
 
 from arena.limits import Limits
 
-from .base import LOG_NAME, SOCKET_NAME, describe_exit
+from .base import SOCKET_NAME, describe_exit
+from .bot_socket import open_socket
 from .engine import docker_client
 from .errors import SandboxError
 from .freezer import Freezer, container_freezer
+from .leftovers import Sweeper, alive, mark_owner, sweep_scratch
+from .output import Frames, OutputCapture
 from .procview import MASKED_PATHS, proc_view_binds
 
-BOT_USER = "65534:65534"  # nobody: owns nothing on the host or in the image
-RUN_DIR = "/run/arena"  # the shared directory inside the container
+BOT_UID = 65534  # nobody: owns nothing on the host or in the image
+BOT_USER = f"{BOT_UID}:{BOT_UID}"
+RUN_DIR = "/run/arena"  # its socket's directory inside the container: a tmpfs of its own
+RUN_DIR_BOUND = f"size=1m,nr_inodes=64,uid={BOT_UID},gid={BOT_UID},mode=0700"
+DIED_POLL_S = 0.25  # how often to ask the engine whether a bot yet to make its socket died
 SESSION_LABEL = "arena.sandbox.session"
 OWNER_LABEL = "arena.sandbox.owner"  # host:pid of the platform process that started it
 SHARED_DIR_VARIABLE = "ARENA_SANDBOX_DIR"
@@ -53,8 +65,9 @@ _ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestExce
 @dataclass
 class DockerBot:
     container: str  # its id
-    socket_path: Path
-    log_path: Path
+    run_dir: Path  # the host's side of its /run/arena
+    capture: OutputCapture
+    attached: socket.socket  # its stdout and stderr, as the engine streams them
     memory_mb: int
     sandbox: DockerSandbox
     shared: Path | None = None  # its directory under $ARENA_SANDBOX_DIR, if there is one
@@ -63,6 +76,23 @@ class DockerBot:
     _stopped: bool = False
     _freezer: Freezer | None = None
     _freezer_found: bool = False
+    _died_checked: float = 0.0
+
+    def open_socket(self, deadline: float) -> int:
+        return open_socket(self.run_dir / SOCKET_NAME, BOT_UID, deadline, self._died_now_and_then)
+
+    def _died_now_and_then(self) -> str | None:
+        # Each look is a call to the engine; a bot is given its start-up time anyway.
+        now = time.monotonic()
+        if now - self._died_checked < DIED_POLL_S:
+            return None
+        self._died_checked = now
+        return self.died()
+
+    def output(self) -> bytes:
+        if self._stopped or self.died() is not None:
+            self.capture.ended(wait_s=2.0)  # what it wrote as it died is on its way
+        return self.capture.captured()
 
     def died(self) -> str | None:
         if self._ended is None:
@@ -103,8 +133,8 @@ class DockerBot:
         self.thaw()  # a frozen process would not die of the kill until thawed
         with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
             self.sandbox.client.api.kill(self.container)
-        # Its log goes with the rest of its files: the referee keeps logs before it stops bots.
-        self.sandbox.remove_later(self.container, self.shared)
+        # Its output goes with the rest: the referee keeps logs before it stops bots.
+        self.sandbox.remove_later(self.container, self.shared, self.attached)
 
 
 class DockerSandbox:
@@ -126,13 +156,20 @@ class DockerSandbox:
             raise SandboxError(f"the Docker engine failed to look up {image}: {e}") from None
         self.session = uuid.uuid4().hex[:12]
         self.owner = f"{socket.gethostname()}:{os.getpid()}"
-        remove_orphans(self.client)
         self.proc_view = proc_view_binds()  # the container's own /proc files, if lxcfs runs
         self._count = 0
         self._lock = threading.Lock()
         # Removing a container takes a while; the next game need not wait for it.
         self._remover = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arena-rm")
         self._removals: list[Future[None]] = []
+        # What killed platform processes of this host left: removed now and every half minute.
+        self._sweeper = Sweeper(self._sweep)
+
+    def _sweep(self) -> None:
+        remove_orphans(self.client)
+        sweep_scratch()
+        if self.shared is not None:
+            sweep_scratch(self.shared)
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> DockerBot:
         with self._lock:
@@ -142,6 +179,7 @@ class DockerSandbox:
         if self.shared is not None:
             try:
                 shared = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.shared))
+                mark_owner(shared)
             except OSError as e:
                 raise SandboxError(f"cannot use {self.shared} for bot files: {e}") from None
         try:
@@ -164,40 +202,33 @@ class DockerSandbox:
         code = top / "code"
         shutil.copytree(bot_dir, code, symlinks=True)
         _readable_by_all(code)
-        run_dir = top / "run"
-        run_dir.mkdir()
-        run_dir.chmod(0o777)  # the bot's user must create its socket here
-        log_path = run_dir / LOG_NAME
-        log_path.touch()
-        log_path.chmod(0o666)
         api = self.client.api  # not containers.create: it inspects each container it makes
         try:
             host_config = api.create_host_config(
                 network_mode="none",
                 read_only=True,
-                binds={
-                    str(code.resolve()): {"bind": "/bot", "mode": "ro"},
-                    str(run_dir.resolve()): {"bind": RUN_DIR, "mode": "rw"},
-                    **self.proc_view,
+                binds={str(code.resolve()): {"bind": "/bot", "mode": "ro"}, **self.proc_view},
+                mounts=[_run_dir_mount()],
+                tmpfs={
+                    "/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,{_files(limits)}",
+                    "/dev/shm": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,{_files(limits)}",
                 },
-                tmpfs={"/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,mode=1777"},
                 cap_drop=["ALL"],
                 security_opt=["no-new-privileges"],
                 mem_limit=f"{limits.memory_mb}m",
                 memswap_limit=f"{limits.memory_mb}m",
                 nano_cpus=int(limits.cpus * 1e9),
                 pids_limit=limits.pids,
-                ulimits=[
-                    _ulimit("nofile", limits.open_files),
-                    _ulimit("fsize", limits.output_bytes),
-                ],
+                # No file-size limit: nothing it can write is on a disk, and a write past the
+                # output cap must not fail (the reader drops the rest).
+                ulimits=[_ulimit("nofile", limits.open_files)],
                 log_config=docker.types.LogConfig(type="none"),
                 ipc_mode="private",
             )
             host_config["MaskedPaths"] = list(MASKED_PATHS)  # no argument for it in docker-py
             container = api.create_container(
                 self.image,
-                ["sh", "-c", f"exec python3 bot.py >>{RUN_DIR}/{LOG_NAME} 2>&1"],
+                ["python3", "bot.py"],
                 name=name,
                 labels={SESSION_LABEL: self.session, OWNER_LABEL: self.owner},
                 detach=True,
@@ -216,18 +247,32 @@ class DockerSandbox:
             )["Id"]
         except _ENGINE_ERRORS as e:
             raise SandboxError(f"the Docker engine could not create a bot container: {e}") from None
-        bot = DockerBot(container, run_dir / SOCKET_NAME, log_path, limits.memory_mb, self, shared)
+        try:
+            # Attached before it starts, so not a byte of its output is missed.
+            attached = _attach(api, container)
+        except _ENGINE_ERRORS as e:
+            self.remove_later(container, shared)
+            raise SandboxError(f"the Docker engine could not attach to a bot: {e}") from None
+        capture = OutputCapture(Frames(attached.recv).read, limits.output_bytes, name)
         try:
             api.start(container)
+            run_dir = _run_dir_source(api.inspect_container(container))
         except _ENGINE_ERRORS as e:
-            bot.stop()  # removes the shared directory too, once the container is gone
+            self.remove_later(container, shared, attached)
             raise SandboxError(f"the Docker engine could not start a bot container: {e}") from None
-        return bot
+        except SandboxError:
+            self.remove_later(container, shared, attached)
+            raise
+        return DockerBot(container, run_dir, capture, attached, limits.memory_mb, self, shared)
 
-    def remove_later(self, container: str, shared: Path | None = None) -> None:
+    def remove_later(
+        self, container: str, shared: Path | None = None, attached: socket.socket | None = None
+    ) -> None:
         def remove() -> None:
-            with contextlib.suppress(*_ENGINE_ERRORS):
-                self.client.api.remove_container(container, force=True)
+            with contextlib.suppress(*_ENGINE_ERRORS):  # its run directory's volume with it
+                self.client.api.remove_container(container, force=True, v=True)
+            if attached is not None:
+                attached.close()
             if shared is not None:
                 shutil.rmtree(shared, ignore_errors=True)
 
@@ -237,13 +282,14 @@ class DockerSandbox:
 
     def close(self) -> None:
         """Wait for every removal, then remove anything of this session still there."""
+        self._sweeper.stop()
         self._remover.shutdown(wait=True)
         with contextlib.suppress(*_ENGINE_ERRORS):
             for container in self.client.containers.list(
-                all=True, filters={"label": f"{SESSION_LABEL}={self.session}"}
+                all=True, filters={"label": f"{SESSION_LABEL}={self.session}"}, ignore_removed=True
             ):
                 with contextlib.suppress(*_ENGINE_ERRORS):
-                    container.remove(force=True)
+                    container.remove(force=True, v=True)
         if self.shared is not None:
             for left in self.shared.glob(f"arena-{self.session}-*"):
                 shutil.rmtree(left, ignore_errors=True)
@@ -274,6 +320,44 @@ def _readable_by_all(top: Path) -> None:
             path.chmod(0o755 if path.is_dir() else 0o644)
 
 
+def _files(limits: Limits) -> str:
+    """A tmpfs's bound on files (its inodes), beside its bound in bytes."""
+    return f"nr_inodes={max(64, limits.tmp_mb * 64)},mode=1777"
+
+
+def _run_dir_mount() -> docker.types.Mount:
+    # An anonymous volume (no source): removed with the container (``v=True``).
+    options = {"type": "tmpfs", "device": "tmpfs", "o": RUN_DIR_BOUND}
+    driver = docker.types.DriverConfig("local", options)
+    return docker.types.Mount(RUN_DIR, None, type="volume", driver_config=driver)
+
+
+def _attach(api: docker.APIClient, container: str) -> socket.socket:
+    params = {"stdout": 1, "stderr": 1, "stream": 1}
+    attached = api.attach_socket(container, params=params)
+    raw = getattr(attached, "_sock", attached)  # the SDK wraps the socket in a SocketIO
+    assert isinstance(raw, socket.socket)
+    return raw
+
+
+def _run_dir_source(inspected: dict[str, object]) -> Path:
+    """Where the engine mounted the bot's run directory on its host: a directory of root's.
+
+    Only the names the bot makes inside it are the bot's: the path up to it is the engine's,
+    and is checked to be a directory, not a link, before the socket in it is looked at."""
+    mounts = inspected.get("Mounts")
+    assert isinstance(mounts, list)
+    source = next(m["Source"] for m in mounts if m.get("Destination") == RUN_DIR)
+    path = Path(source)
+    try:
+        is_dir = stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError as e:  # a platform in a container must see the engine's volumes too
+        raise SandboxError(f"cannot reach a bot's run directory {path}: {e.strerror}") from None
+    if not is_dir:
+        raise SandboxError(f"the engine's run directory for a bot is not a directory: {path}")
+    return path
+
+
 def _ulimit(name: str, value: int) -> docker.types.Ulimit:
     return docker.types.Ulimit(name=name, soft=value, hard=value)
 
@@ -282,26 +366,20 @@ def remove_orphans(client: docker.DockerClient) -> None:
     """Remove bot containers whose platform process on this host is gone (killed, say)."""
     host = socket.gethostname()
     with contextlib.suppress(*_ENGINE_ERRORS):
-        for container in client.containers.list(all=True, filters={"label": OWNER_LABEL}):
+        for container in client.containers.list(
+            all=True, filters={"label": OWNER_LABEL}, ignore_removed=True
+        ):
             owner_host, _, pid = container.labels.get(OWNER_LABEL, "").rpartition(":")
-            if owner_host == host and pid.isdigit() and not _alive(int(pid)):
+            if owner_host == host and pid.isdigit() and not alive(int(pid)):
                 with contextlib.suppress(*_ENGINE_ERRORS):
-                    container.remove(force=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+                    container.remove(force=True, v=True)
 
 
 def leftover_containers(client: docker.DockerClient) -> list[Container]:
     """Bot containers of any session (for tests and operators: after a run, none remain)."""
-    return list(client.containers.list(all=True, filters={"label": SESSION_LABEL}))
+    return list(
+        client.containers.list(all=True, filters={"label": SESSION_LABEL}, ignore_removed=True)
+    )
 
 
 __all__ = ["DockerBot", "DockerSandbox", "leftover_containers"]

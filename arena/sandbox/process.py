@@ -4,9 +4,13 @@ Two strengths (docs/operating.md compares them with docker):
 
 * ``none``: a plain child process in its own session. No limits; for debugging a bot.
 * ``process``: the same under rlimits (address space, CPU seconds, processes, file size --
-  which caps the log --, open files) via ``prlimit``, and, where the platform can make them,
-  in new network and PID namespaces via ``unshare``: no network at all, and when the bot's
-  first process is killed the kernel kills everything it started, setsid() or not.
+  a bound on each file it writes to the disk --, open files) via ``prlimit``, and, where the
+  platform can make them, in new network, PID and mount namespaces via ``unshare``: no
+  network at all, a /proc showing only its own processes, and when the bot's first process
+  is killed the kernel kills everything it started, setsid() or not.
+
+Both read the bot's stdout and stderr from a pipe (``output``), and check its socket before
+it is dialled (``bot_socket``).
 """
 
 from __future__ import annotations
@@ -25,12 +29,16 @@ from pathlib import Path
 
 from arena.limits import Limits
 
-from .base import LOG_NAME, SOCKET_NAME, describe_exit
+from .base import SOCKET_NAME, describe_exit
+from .bot_socket import open_socket
 from .errors import SandboxError
+from .leftovers import Sweeper, sweep_scratch
+from .output import CHUNK, OutputCapture
 
 # Tried in order; the first that runs `true` on this machine is used. Root may make
-# namespaces directly; anyone else needs a user namespace first.
-_UNSHARE = ["unshare", "--net", "--pid", "--fork", "--kill-child"]
+# namespaces directly; anyone else needs a user namespace first. A mount namespace of its
+# own gives the bot a /proc of its own PID namespace: no other process's environment.
+_UNSHARE = ["unshare", "--net", "--pid", "--mount", "--fork", "--kill-child", "--mount-proc"]
 _ISOLATIONS = ([*_UNSHARE], ["unshare", "--user", "--map-root-user", *_UNSHARE[1:]])
 
 
@@ -55,7 +63,7 @@ def rlimit_prefix(limits: Limits) -> list[str]:
         f"--as={limits.memory_mb << 20}",
         f"--cpu={limits.cpu_seconds()}",
         f"--nproc={limits.pids}",
-        f"--fsize={limits.output_bytes}",
+        f"--fsize={limits.tmp_mb << 20}",  # its output is a pipe: this bounds its files
         f"--nofile={limits.open_files}",
         "--",
     ]
@@ -63,12 +71,20 @@ def rlimit_prefix(limits: Limits) -> list[str]:
 
 @dataclass
 class BotProcess:
-    """A started bot: where it listens, where it logs, and how it ended."""
+    """A started bot: where it listens, what it wrote, and how it ended."""
 
     proc: subprocess.Popen[bytes]
     socket_path: Path
-    log_path: Path
+    capture: OutputCapture
     started_at: float = field(default_factory=time.monotonic)
+
+    def open_socket(self, deadline: float) -> int:
+        return open_socket(self.socket_path, os.geteuid(), deadline, self.died)
+
+    def output(self) -> bytes:
+        if self.proc.poll() is not None:
+            self.capture.ended(wait_s=2.0)  # what it wrote as it died is on its way
+        return self.capture.captured()
 
     def died(self) -> str | None:
         code = self.proc.poll()
@@ -87,6 +103,9 @@ class BotProcess:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
+        # What it started is dead too (or, without a PID namespace, outlives it holding the
+        # pipe: then the reader, a daemon thread, ends with the platform).
+        self.capture.ended(wait_s=1.0)
 
 
 @dataclass
@@ -105,6 +124,7 @@ class ProcessSandbox:
         self.name = "process" if self.confined else "none"
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
+        self._sweeper = Sweeper(sweep_scratch)  # what killed platform processes left here
 
     @property
     def isolated(self) -> bool:
@@ -114,7 +134,6 @@ class ProcessSandbox:
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> BotProcess:
         workdir.mkdir(parents=True, exist_ok=True)
         socket_path = workdir / SOCKET_NAME
-        log_path = workdir / LOG_NAME
         command = [self.python or sys.executable, "bot.py"]
         if self.confined:
             command = [*rlimit_prefix(limits), *namespace_prefix(), *command]
@@ -130,22 +149,26 @@ class ProcessSandbox:
             command = ["setpriv", "--pdeathsig", "KILL", "--", *command]
 
         def spawn() -> subprocess.Popen[bytes]:
-            with open(log_path, "wb") as log:
-                return subprocess.Popen(
-                    command,
-                    cwd=bot_dir,
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
+            return subprocess.Popen(
+                command,
+                cwd=bot_dir,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
         try:
             proc = self._spawner.submit(spawn).result()
         except OSError as e:
             raise SandboxError(f"cannot start {command[0]}: {e.strerror}") from None
-        return BotProcess(proc, socket_path, log_path)
+        pipe = proc.stdout
+        assert pipe is not None
+        fd = pipe.fileno()
+        capture = OutputCapture(lambda: os.read(fd, CHUNK), limits.output_bytes, workdir.name)
+        return BotProcess(proc, socket_path, capture)
 
     def close(self) -> None:
+        self._sweeper.stop()
         self._spawner.shutdown(wait=True)

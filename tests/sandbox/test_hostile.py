@@ -5,6 +5,10 @@ typed result, that only the hostile seat faulted (the referee and the other thre
 on), and that nothing the bot started outlived the game. What a bot saw of its sandbox (a
 refused connection, an unreadable file) it prints; the test reads it from the bot's log.
 
+The referee runs with recognisable fake secrets in its environment (``SECRETS``), and a host
+file holds one too: no output of any case (the referee's, the replay, any bot's log) may hold
+any of them.
+
 The process backend is weaker (docs/operating.md); it is tested for what it claims.
 """
 
@@ -14,6 +18,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +39,15 @@ return pb.PlayResponse(card=card).SerializeToString()
 # starting at once on a busy two-core machine can take seconds.
 LIMITS = ("--move-ms", 300, "--bank-ms", 600)
 OUTPUT_LIMIT = 1 << 20
+# In the referee's environment, and in a host file: never in any output.
+SECRETS = {
+    "ARENA_TOKEN": "fake-token-6d1e0c-never-in-a-log",
+    "ARENA_DATABASE_URL": "postgresql+psycopg://arena:fake-password-93ab7f@127.0.0.1:9/none",
+}
+HOST_SECRET = "fake-host-file-secret-4c2e88"
+DROPPED = re.compile(
+    r"\[arena: (\d+) more bytes dropped here, past the limit of 1048576 bytes\]\n$"
+)
 
 # An SDK bot whose bid/play run HOOK first; {setup} runs at import.
 SDK_BOT = """\
@@ -78,6 +92,60 @@ class Case:
     evidence: str = ""  # a regex the forfeit line (or, for "normal", the bot's log) must match
     backends: tuple[str, ...] = ("docker", "process")
     options: tuple[object, ...] = ()  # more arena play options, after LIMITS
+    check: Callable[[str], None] | None = None  # more checks of the bot's log
+
+
+def within_bounds(log: str) -> None:
+    """Each place the bot filled stopped at its bound, in bytes and in files."""
+    bounds = {"/run/arena": (1 << 20, 64), "/tmp": (16 << 20, 1024), "/dev/shm": (16 << 20, 1024)}
+    for place, (most_bytes, most_files) in bounds.items():
+        found = re.search(rf"^{place}: (\d+) bytes, (\d+) files, (\w+)$", log, re.MULTILINE)
+        assert found is not None, log[-2000:]
+        written, files, stopped_by = int(found[1]), int(found[2]), found[3]
+        assert 0 < written <= most_bytes and 0 < files <= most_files, found[0]
+        assert stopped_by == "ENOSPC", found[0]
+
+
+FILL = """
+import errno
+for place in ("/run/arena", "/tmp", "/dev/shm"):
+    written = files = 0
+    stopped_by = "none"
+    try:
+        with open(f"{place}/big", "wb") as f:
+            for _ in range(64):  # 64 MiB, if it were all taken
+                written += f.write(b"z" * (1 << 20))
+                f.flush()
+    except OSError as e:
+        stopped_by = errno.errorcode[e.errno]
+    for name in os.listdir(place):
+        if name.startswith("big"):
+            os.unlink(f"{place}/{name}")
+    try:
+        for files in range(1, 100_000):
+            open(f"{place}/f{files}", "w").close()
+    except OSError as e:
+        stopped_by = errno.errorcode[e.errno] if stopped_by == "ENOSPC" else "files " + stopped_by
+    print(f"{place}: {written} bytes, {files} files, {stopped_by}")
+"""
+
+# Everything the bot could learn of the referee's environment, through any process it sees.
+ENVIRONS = """
+for pid in ["self", *sorted(p for p in os.listdir("/proc") if p.isdigit())]:
+    try:
+        print("environ", pid, open(f"/proc/{pid}/environ", "rb").read().replace(b"\\0", b" "))
+    except OSError as e:
+        print("environ", pid, "refused", type(e).__name__)
+run_dir = os.path.dirname(os.environ["ARENA_SOCKET"])
+for name, target in [("bot.log", "/proc/1/environ"), ("log", {secret!r}), ("zero", "/dev/zero")]:
+    os.symlink(target, os.path.join(run_dir, name))
+print("environ: done")
+"""
+
+
+def socket_replaced_by(make: str) -> str:
+    """A bot that never serves: it leaves ``make`` (code using ``path``) where its socket goes."""
+    return f"import os, time\npath = os.environ['ARENA_SOCKET']\n{make}\ntime.sleep(600)\n"
 
 
 TOKEN = "arena-hostile-leftover-7f3a"  # in a leftover child's command line
@@ -191,21 +259,68 @@ except OSError as e:
 if not FLOODED:
     FLOODED.append(1)
     chunk = b"x" * (1 << 20)
-    for _ in range(4096):  # 4 GiB, if it were all taken; past the cap each write fails
-        try:
-            os.write(1, chunk)
-        except OSError:
-            pass
+    for _ in range(256):  # 256 MiB: read past the cap, and dropped
+        os.write(1, chunk)
 """,
         ),
         "normal",
+        options=("--move-ms", 20000),
+    ),
+    # A plain print past the cap must not fail (it used to raise `File too large`).
+    "prints past the cap": Case(
+        sdk_bot(bid='for _ in range(3000):\n    print("y" * 999, file=sys.stderr)'),
+        "normal",
+    ),
+    "fills every place it can write": Case(
+        probe_bot(FILL),
+        "normal",
+        backends=("docker",),
+        options=("--move-ms", 10000),
+        check=within_bounds,
+    ),
+    "reads the referee's environment and links its files to it": Case(
+        probe_bot(ENVIRONS), "normal", r"^environ: done$"
+    ),
+    "puts a link to a host socket in place of its socket": Case(
+        socket_replaced_by("os.symlink('/var/run/docker.sock', path)"),
+        "startup",
+        r"left a symbolic link as bot\.sock, not a socket",
+    ),
+    "puts a directory in place of its socket": Case(
+        socket_replaced_by("os.mkdir(path)"), "startup", r"left a directory as bot\.sock"
+    ),
+    "puts a fifo in place of its socket": Case(
+        socket_replaced_by("os.mkfifo(path)"), "startup", r"left a fifo as bot\.sock"
+    ),
+    # Dialled through the descriptor checked at the start: a later swap changes nothing.
+    "swaps its socket for a link mid-game": Case(
+        probe_bot(
+            """
+path = os.environ["ARENA_SOCKET"]
+os.rename(path, path + ".moved")
+os.symlink("/var/run/docker.sock", path)
+print("swapped")
+"""
+        ),
+        "normal",
+        r"^swapped$",
+    ),
+    # Its name (in the timing table) and its exception's words (in the forfeit line) reach
+    # the terminal with their control characters escaped.
+    "writes escape sequences to the terminal": Case(
+        sdk_bot(
+            setup='Bot.name = "evil\\x1b]0;pwned\\x07\\x1b[2J"',
+            play='raise RuntimeError("\\x1b[2J\\x1b[31mreferee crashed\\x1b[0m")',
+        ),
+        "crash",
+        r"raised during a play: .*\\x1b\[2J\\x1b\[31mreferee crashed",
     ),
     "exits mid-game": Case(sdk_bot(play="os._exit(3)"), "crash", "exit status 3"),
     "crashes at import": Case("import no_such_module_here\n", "startup", "exit status 1"),
     "never starts the server": Case(
         "import time\ntime.sleep(600)\n",
         "startup",
-        "no answer to Hello within 3 s",
+        "made no socket within 3 s",
         options=("--startup-ms", 3000),
     ),
     "answers an illegal card": Case(
@@ -215,6 +330,11 @@ if not FLOODED:
     ),
     "answers a card it does not hold": Case(
         raw_bot(LEGAL_FIRST + ILLEGAL_PLAY), "illegal", "answered 'play"
+    ),
+    "answers more than 64 KiB": Case(
+        raw_bot('return b"\\x0a" + b"\\xff" * (65 << 10)'),
+        "protocol",
+        r"RESOURCE_EXHAUSTED on a bid: .*larger than max \(\d+ vs\. 65536\)",
     ),
     "answers garbage bytes": Case(
         raw_bot('return b"\\xff\\xfe\\x00garbage"'),
@@ -263,7 +383,7 @@ def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
         pytest.skip("this machine cannot make namespaces: the process backend claims less")
     spec = CASES[case]
     secret = tmp_path / "host-secret.txt"
-    secret.write_text("the host's own file")
+    secret.write_text(HOST_SECRET)
     other = Path(__file__).resolve().parents[2] / "sample_bots" / "random" / "bot.py"
     bot = tmp_path / "hostile"
     bot.mkdir()
@@ -274,7 +394,7 @@ def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
     replay = tmp_path / "game.json"
     result = run_arena(
         "play", bot, "random", "random", "random", "--seed", 4, "--replay", replay,
-        "--sandbox", backend, *LIMITS, *spec.options,
+        "--sandbox", backend, *LIMITS, *spec.options, env=SECRETS,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(replay.read_text())
@@ -287,6 +407,8 @@ def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
         assert len(data["deals"]) >= 25  # a whole game
         if spec.evidence:
             assert re.search(spec.evidence, log, re.MULTILINE), log[-2000:]
+        if spec.check is not None:
+            spec.check(log)
     else:
         assert forfeit is not None and forfeit["seat"] == 0, result.stdout[-2000:]
         if spec.reason != "any":
@@ -296,12 +418,29 @@ def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
         assert data["result"]["winner"] == 1
     assert run_arena("replay", "verify", replay).returncode == 0
 
-    # Every log is capped; the other bots' logs are there and small.
+    # No control character of the bot's reaches the terminal.
+    for printed in (result.stdout, result.stderr):
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", printed), printed[-2000:]
+    if case == "writes escape sequences to the terminal":
+        assert "evil" in result.stdout  # its name, escaped (a table may wrap it)
+
+    # Every log is capped; the other bots' logs are there and small; no secret anywhere.
+    outputs = [result.stdout, result.stderr, replay.read_text()]
     for seat in range(4):
-        size = (tmp_path / "game.logs" / f"seat{seat}.log").stat().st_size
-        assert size <= OUTPUT_LIMIT + 200, (seat, size)
-    if case == "floods stdout with gigabytes":
-        assert "[arena: output stopped here, at the limit of 1048576 bytes]" in log
+        kept = (tmp_path / "game.logs" / f"seat{seat}.log").read_bytes()
+        assert len(kept) <= OUTPUT_LIMIT + 100, (seat, len(kept))
+        outputs.append(kept.decode(errors="replace"))
+    for secret_value in [*SECRETS.values(), HOST_SECRET]:
+        assert not any(secret_value in output for output in outputs), secret_value
+    if case in ("floods stdout with gigabytes", "prints past the cap"):
+        dropped = DROPPED.search(log)
+        assert dropped is not None, log[-300:]
+        written = (256 << 20) if case == "floods stdout with gigabytes" else None
+        kept_bytes = len(log.encode()) - len(dropped[0].encode()) - 1  # the line's own \n
+        assert kept_bytes == OUTPUT_LIMIT, kept_bytes
+        if written is not None:
+            assert kept_bytes + int(dropped[1]) >= written
+        assert "Errno" not in log
     assert (bot / "bot.py").read_bytes() == source_before or backend == "process"
 
     # Nothing it started outlived the game.
