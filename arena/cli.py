@@ -21,12 +21,13 @@ from typer._click.exceptions import ClickException
 from typer.core import TyperGroup
 
 from .engine import DealRecord, Rules, RulesError
-from .engine.replay import ReplayError, build_replay, verify_replay
+from .engine.replay import ReplayError, verify_replay
 from .limits import Limits
 from .play import (
     BotSpec,
     GameSettings,
     PlayedGame,
+    game_replay,
     pair_difference,
     play_game,
     play_many,
@@ -119,6 +120,9 @@ def play(
     record_legal: Annotated[
         bool, typer.Option("--record-legal", help="Record the legal cards of every play.")
     ] = False,
+    record_think: Annotated[
+        bool, typer.Option("--record-think", help="Record each bot's think time in the replay.")
+    ] = False,
     max_redeals: Annotated[int, typer.Option(help="Rule: consecutive redeals allowed.")] = 5,
     move_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = Limits.move_ms,
     bank_ms: Annotated[int, typer.Option(help="Time bank per game, in ms.")] = Limits.bank_ms,
@@ -168,7 +172,8 @@ def play(
         except (ValueError, SandboxError) as e:
             fail(str(e))
         try:
-            _play(specs, bots, seed, games, duplicate, concurrency, replay, settings, backend)
+            target = (replay, record_think) if replay is not None else None
+            _play(specs, bots, seed, games, duplicate, concurrency, target, settings, backend)
         except SandboxError as e:
             fail(str(e))
         finally:
@@ -182,7 +187,7 @@ def _play(
     games: int,
     duplicate: bool,
     concurrency: int,
-    replay: Path | None,
+    replay: tuple[Path, bool] | None,  # the file, and whether it records think time
     settings: GameSettings,
     sandbox: Sandbox,
 ) -> None:
@@ -194,7 +199,7 @@ def _play(
     if single:
         game = _play_one(specs, seed, settings, sandbox)
         if replay is not None:
-            _write_replay(game, replay)
+            _write_replay(game, *replay)
         return
     seeds = [seed + i for i in range(games)]
     played = play_many(
@@ -256,10 +261,8 @@ def _print_game_line(game: PlayedGame) -> None:
     out.print(line, markup=False)
 
 
-def _write_replay(game: PlayedGame, path: Path) -> None:
-    data = build_replay(
-        game.outcome.state, [spec.label for spec in game.bots], forfeit=game.outcome.forfeit
-    )
+def _write_replay(game: PlayedGame, path: Path, record_think: bool) -> None:
+    data = game_replay(game, think=record_think)
     try:
         write_atomically(path, json.dumps(data, indent=1) + "\n")
     except OSError as e:

@@ -26,12 +26,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 
 from arena import submission
 from arena.engine import DealRecord, GameState, Rules
-from arena.engine.replay import Forfeit
+from arena.engine.replay import Forfeit, build_replay
 from arena.limits import Limits
 from arena.referee import BotFault, GameOutcome, RemotePlayer, run_game
 from arena.sandbox import RunningBot, Sandbox
@@ -111,6 +112,16 @@ class PlayedGame:
     outcome: GameOutcome
     players: list[RemotePlayer]
     logs: list[Path] = field(default_factory=list)
+
+
+def game_replay(game: PlayedGame, *, think: bool = False) -> dict[str, Any]:
+    """The game's replay; with ``think``, each player's think time too."""
+    return build_replay(
+        game.outcome.state,
+        [b.label for b in game.bots],
+        forfeit=game.outcome.forfeit,
+        think=[p.timing.think() for p in game.players] if think else None,
+    )
 
 
 def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Table:

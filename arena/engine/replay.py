@@ -31,6 +31,22 @@ class Forfeit:
     detail: str = ""
 
 
+@dataclass(frozen=True)
+class ThinkTime:
+    """How long one seat's bot took over its decisions, as the referee measured it."""
+
+    decisions: int
+    total_ms: float
+    max_ms: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "total_ms": round(self.total_ms, 3),
+            "max_ms": round(self.max_ms, 3),
+        }
+
+
 class ReplayError(ValueError):
     """A replay that is malformed or breaks a rule; the message says where."""
 
@@ -104,9 +120,14 @@ def _deal_dict(record: DealRecord, current: Trick | None) -> dict[str, Any]:
 
 
 def build_replay(
-    state: GameState, names: Sequence[str], *, forfeit: Forfeit | None = None
+    state: GameState,
+    names: Sequence[str],
+    *,
+    forfeit: Forfeit | None = None,
+    think: Sequence[ThinkTime] | None = None,
 ) -> dict[str, Any]:
-    """The replay of ``state`` (a finished game, or one ended by ``forfeit``)."""
+    """The replay of ``state`` (a finished game, or one ended by ``forfeit``); ``think``, by
+    seat, adds each player's optional ``think`` key."""
     if forfeit is None and not state.is_terminal():
         raise ValueError("a replay needs a finished game or a forfeit")
     last = len(state.deals) - 1
@@ -125,12 +146,18 @@ def build_replay(
             "reason": forfeit.reason,
             "detail": forfeit.detail,
         }
+    players: list[dict[str, Any]] = [
+        {"seat": s, "team": team_of(s), "name": names[s]} for s in range(SEATS)
+    ]
+    if think is not None:
+        for player, spent in zip(players, think, strict=True):
+            player["think"] = spent.to_dict()
     return {
         "format": FORMAT,
         "version": VERSION,
         "seed": state.seed,
         "rules": state.rules.to_dict(),
-        "players": [{"seat": s, "team": team_of(s), "name": names[s]} for s in range(SEATS)],
+        "players": players,
         "first_dealer": state.first_dealer,
         "deals": deals,
         "result": {"totals": list(state.totals), "winner": winner, "forfeit": forfeit_dict},

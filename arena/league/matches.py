@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.engine import Rules
-from arena.engine.replay import build_replay
 from arena.limits import Limits
 from arena.play import (
     BotSpec,
@@ -17,6 +16,7 @@ from arena.play import (
     PlayedGame,
     TablePipeline,
     add_games,
+    game_replay,
     referee_table,
     rotated,
 )
@@ -110,10 +110,7 @@ def _result(data: DataDir, games: list[PlayedGame]) -> MatchResult:
         if f is not None and forfeit is None:  # the first fault decides the pair
             forfeit = ForfeitInfo(number, f.seat, f.reason, f.detail)
             winner = 1 - team_of(number, f.seat)
-    replays = [
-        build_replay(g.outcome.state, [b.label for b in g.bots], forfeit=g.outcome.forfeit)
-        for g in games
-    ]
+    replays = [game_replay(g, think=True) for g in games]
     logs = {
         f"game{number}": [data.store_blob(path.read_bytes(), ".log") for path in game.logs]
         for number, game in enumerate(games, start=1)

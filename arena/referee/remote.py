@@ -18,6 +18,7 @@ from backalley.v1 import player_pb2_grpc as pb_grpc
 from google.protobuf.message import DecodeError
 
 from arena.engine import Observation, Phase, Rules, action_name
+from arena.engine.replay import ThinkTime
 from arena.limits import Limits
 
 from .faults import BotFault, CrashFault, IllegalFault, ProtocolFault, StartupFault, TimeoutFault
@@ -51,6 +52,10 @@ class Timing:
     @property
     def mean_ms(self) -> float:
         return self.total_ms / self.decisions if self.decisions else 0.0
+
+    def think(self) -> ThinkTime:
+        """What the replay's optional ``think`` key records."""
+        return ThinkTime(self.decisions, self.total_ms, self.max_ms)
 
 
 @dataclass
