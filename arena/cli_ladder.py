@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .cli import app, err, fail, out, replay_app, sandbox_for
-from .engine.replay import ReplayError, verify_replay
+from .engine.replay import Forfeit, ReplayError, verify_replay
 from .ladder import FORMATS, ScheduleError, round_robin
 from .league.api import Ladder, LocalLadder, NoResult
 from .league.files import DataDir
@@ -31,7 +31,7 @@ from .league.submit import LADDER, submit
 from .league.worker import Worker, WorkerConfig
 from .logs import setup_logging
 from .play import SAMPLE_BOTS
-from .render import deal_lines
+from .render import deal_lines, forfeit_lines
 from .sandbox import Sandbox, SandboxError
 from .service.client import RemoteError, RemoteLadder
 from .store import (
@@ -265,8 +265,9 @@ def replay_show(
             input()
     result = replay["result"]
     if result.get("forfeit"):
-        f = result["forfeit"]
-        out.print(f"forfeit: seat {f['seat']} {f['reason']}: {f['detail']}", markup=False)
+        forfeit = Forfeit.from_dict(result["forfeit"])
+        for line in forfeit_lines(forfeit, replay["players"][forfeit.seat]["name"]):
+            out.print(line, markup=False)
     out.print(f"final: team 0 {result['totals'][0]} · team 1 {result['totals'][1]}", markup=False)
 
 
