@@ -24,6 +24,7 @@ from rich.table import Table
 from .cli import app, err, fail, out, replay_app, sandbox_for
 from .engine.replay import Forfeit, ReplayError, verify_replay
 from .ladder import FORMATS, ScheduleError, round_robin
+from .ladder.statistics import Statistics, by_bot
 from .league.api import Ladder, LocalLadder, NoResult
 from .league.files import DataDir
 from .league.standings import Standing, standings
@@ -31,7 +32,7 @@ from .league.submit import LADDER, submit
 from .league.worker import Worker, WorkerConfig
 from .logs import setup_logging
 from .play import SAMPLE_BOTS
-from .render import deal_lines, forfeit_lines
+from .render import deal_lines, forfeit_lines, statistics_lines
 from .sandbox import Sandbox, SandboxError
 from .service.client import RemoteError, RemoteLadder
 from .store import (
@@ -214,6 +215,44 @@ def print_standings(rows: list[Standing]) -> None:
             f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
         )  # fmt: skip
     print_table(table)
+
+
+@app.command("bot")
+def bot_command(
+    name: Annotated[str, typer.Argument(help="A bot's name on the ladder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: one object.")] = False,
+    tournament: TournamentOption = LADDER,
+    server: ServerOption = None,
+) -> None:
+    """A bot's statistics over its played matches, per version and in all, from the replays."""
+    with ladder_for(server) as ladder:
+        labels = [v.label for v in ladder.versions() if v.bot == name]
+        if not labels:
+            fail(f"no bot {name!r} on this ladder (arena bots lists them)")
+        done = ladder.matches(tournament, MatchStatus.DONE)
+        replays = [ladder.replay(m.id, game) for m in done for game in (1, 2)]
+    stats = by_bot(replays)
+    versions = {label: stats[label] for label in labels if label in stats}
+    total = Statistics()
+    for one in versions.values():
+        total = total.merged(one)
+    if as_json:
+        data = {
+            "bot": name,
+            "tournament": tournament,
+            "all": total.to_dict(),
+            "versions": {label: s.to_dict() for label, s in versions.items()},
+        }
+        print(json.dumps(data, indent=1))
+        return
+    if not versions:
+        out.print(f"{name}: no played match in {tournament} yet", markup=False)
+        return
+    for line in statistics_lines(f"{name}, all versions", total):
+        out.print(line, markup=False)
+    for label, one in versions.items():
+        for line in statistics_lines(label, one):
+            out.print(line, markup=False)
 
 
 @app.command("matches")

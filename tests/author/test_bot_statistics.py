@@ -1,0 +1,75 @@
+"""``arena bot NAME``: a ladder bot's statistics, equal to figures computed here another way
+from the very replays its matches stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from arena.league.files import DataDir
+from arena.store import MatchStatus
+from tests.cli.runner import error_line
+from tests.ladder.test_statistics import expected_contracts
+from tests.league.conftest import Arena, bot_copy, make_arena
+
+
+def stored_replays(arena: Arena) -> list[dict[str, Any]]:
+    with arena.store() as store:
+        ladder = store.tournament("ladder")
+        assert ladder.id is not None
+        data = DataDir(store, arena.home / "cache")
+        return [
+            game
+            for m in store.matches(ladder.id, MatchStatus.DONE)
+            if m.replay_path is not None
+            for game in data.read_json(m.replay_path)["games"]
+        ]
+
+
+def test_arena_bot_statistics_equal_the_replays(tmp_path: Path) -> None:
+    arena = make_arena(tmp_path)
+    token = arena.user("alice")
+    arena.seed(token, "random", bot_copy("random", tmp_path / "random"))
+    arena.seed(token, "heuristic", bot_copy("heuristic", tmp_path / "heuristic"))
+    arena.ok("worker", "--until-idle")
+    replays = stored_replays(arena)
+    assert len(replays) == 2
+
+    shown = json.loads(arena.ok("bot", "random", "--json").stdout)
+    assert sorted(shown) == ["all", "bot", "tournament", "versions"]
+    assert list(shown["versions"]) == ["random v1"]
+    stats = shown["all"]
+    assert stats == shown["versions"]["random v1"]
+    seats = [(r, p["seat"]) for r in replays for p in r["players"] if p["name"] == "random v1"]
+    assert len(seats) == 4  # two seats in each game
+    assert stats["games"] == 4 and stats["deals"] == 100
+    assert stats["points"] == sum(r["result"]["totals"][seat % 2] for r, seat in seats)
+    assert stats["forfeits"] == {}
+    made: dict[str, dict[str, int]] = {}
+    for r, seat in seats:
+        contracts, _ = expected_contracts(r, seat)
+        for bid, tally in contracts.items():
+            entry = made.setdefault(str(bid), {"made": 0, "set": 0})
+            entry["made"] += tally.made
+            entry["set"] += tally.set
+    assert stats["contracts"] == dict(sorted(made.items(), key=lambda kv: int(kv[0])))
+    decisions = sum(
+        sum(b["seat"] == seat for d in r["deals"] for b in d["bids"])
+        + sum(s == seat for d in r["deals"] for t in d["tricks"] for s, _ in t["plays"])
+        for r, seat in seats
+    )
+    think = stats["think"]
+    assert think["decisions"] == decisions
+    maxima = [
+        p["think"]["max_ms"] for r, _ in seats for p in r["players"] if p["name"] == "random v1"
+    ]
+    assert think["max_ms"] == max(maxima)
+
+    text = arena.ok("bot", "random").stdout.splitlines()
+    assert text[0].startswith("random, all versions: 4 games · 100 deals · ")
+    assert text[2].startswith("random v1: 4 games")
+
+    unknown = arena.run("bot", "nobody")
+    assert unknown.returncode == 2
+    assert error_line(unknown) == "error: no bot 'nobody' on this ladder (arena bots lists them)"
