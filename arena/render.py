@@ -122,8 +122,8 @@ def statistics_lines(name: str, stats: Statistics) -> list[str]:
         f"{stats.deals} deals",
         "no points per deal" if per_deal is None else f"{per_deal:+.1f} points per deal",
     ]
-    forfeits = ", ".join(f"{n} {reason}" for reason, n in stats.forfeits.items())
-    parts.append(f"forfeits: {forfeits or 'none'}")
+    if stats.forfeits:  # only when there are some: "forfeit" in the output means one
+        parts.append("forfeits: " + ", ".join(f"{n} {r}" for r, n in stats.forfeits.items()))
     if stats.mean_think_ms is not None and stats.think_max_ms is not None:
         parts.append(f"think {stats.mean_think_ms:.1f} ms mean, {stats.think_max_ms:.1f} ms max")
     bids = [f"{'pass' if bid == 0 else bid} {t.made}/{t.bid}" for bid, t in stats.contracts.items()]
