@@ -9,12 +9,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,7 +26,7 @@ from .cli import app, err, fail, out, replay_app, sandbox_for
 from .engine.replay import Forfeit, ReplayError, verify_replay
 from .ladder import FORMATS, ScheduleError, round_robin
 from .ladder.statistics import Statistics, by_bot
-from .league.api import Ladder, LocalLadder, NoResult
+from .league.api import Ladder, LocalLadder, MatchRow, NoResult
 from .league.files import DataDir
 from .league.standings import Standing, standings
 from .league.submit import LADDER, submit
@@ -259,24 +260,61 @@ def bot_command(
 def matches_command(
     tournament: TournamentOption = LADDER,
     status: Annotated[
-        str | None, typer.Option(help="Only queued, running, done, error or cancelled.")
+        MatchStatus | None, typer.Option(help="Only the matches in this status.")
     ] = None,
+    bot: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Only the matches a version of this bot plays in."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
     server: ServerOption = None,
 ) -> None:
-    """The tournament's matches in schedule order."""
-    try:
-        wanted = MatchStatus(status) if status else None
-    except ValueError:
-        fail(f"unknown status {status!r}: {', '.join(s.value for s in MatchStatus)}")
+    """The tournament's matches in schedule order: team A (seats 0+2 of game 1) against B."""
     with ladder_for(server) as ladder:
-        rows = ladder.matches(tournament, wanted)
-    table = Table("match", "index", "team 0", "team 1", "status", "points", "winner", "note")
-    for m in rows:
+        rows = ladder.matches(tournament, status)
+    if bot is not None:
+        rows = [m for m in rows if bot in _bots_of(m.team0) | _bots_of(m.team1)]
+    shown = [_match_json(m) for m in rows]
+    if as_json:
+        print(json.dumps(shown, indent=1))
+        return
+    table = Table("match", "index", "team A", "team B", "status", "points", "winner", "note")
+    for m, j in zip(rows, shown, strict=True):
+        points = j["points"]
+        score = (
+            "" if points is None else f"team A {_signed(points[0])} · team B {_signed(points[1])}"
+        )
         table.add_row(
-            str(m.id), str(m.schedule_index), m.team0, m.team1, m.status, m.points, m.winner,
-            m.note,
+            str(m.id), str(m.schedule_index), m.team0, m.team1, m.status, score,
+            j["winner"] or "", m.note,
         )  # fmt: skip
     print_table(table)
+
+
+def _bots_of(team: str) -> set[str]:
+    """The bot names in a team's label: ``"a v2"``, or ``"a v2 + b v1"`` for a mixed team."""
+    return {label.rsplit(" v", 1)[0] for label in team.split(" + ")}
+
+
+def _signed(n: int) -> str:
+    return f"\u2212{-n}" if n < 0 else str(n)  # a true minus sign: "-" reads as a dash
+
+
+def _match_json(m: MatchRow) -> dict[str, Any]:
+    """A match as ``arena matches --json`` gives it (keys documented in the README)."""
+    # MatchRow carries the points as the ladder API's text, "P0 - P1" once done.
+    found = re.fullmatch(r"(-?\d+) - (-?\d+)", m.points)
+    winner = {"team 0": "team A", "team 1": "team B", "draw": "draw"}.get(m.winner)
+    return {
+        "id": m.id,
+        "schedule_index": m.schedule_index,
+        "team_a": m.team0,
+        "team_b": m.team1,
+        "status": m.status,
+        "points": None if found is None else [int(found[1]), int(found[2])],
+        "winner": winner,
+        "note": m.note,
+    }
 
 
 @replay_app.command("show")

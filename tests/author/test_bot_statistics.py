@@ -70,6 +70,37 @@ def test_arena_bot_statistics_equal_the_replays(tmp_path: Path) -> None:
     assert text[0].startswith("random, all versions: 4 games · 100 deals · ")
     assert text[2].startswith("random v1: 4 games")
 
+    (match,) = json.loads(arena.ok("matches", "--json").stdout)
+    with arena.store() as store:
+        played = store.match(match["id"])
+    assert match["status"] == "done"
+    assert match["points"] == [played.points_team0, played.points_team1]
+    assert match["winner"] == {0: "team A", 1: "team B", None: "draw"}[played.winner]
+
     unknown = arena.run("bot", "nobody")
     assert unknown.returncode == 2
     assert error_line(unknown) == "error: no bot 'nobody' on this ladder (arena bots lists them)"
+
+
+MATCH_KEYS = ["id", "schedule_index", "team_a", "team_b", "status", "points", "winner", "note"]
+
+
+def test_arena_matches_json_and_filters(tmp_path: Path) -> None:
+    arena = make_arena(tmp_path)
+    token = arena.user("alice")
+    for name in ("random", "heuristic", "montecarlo"):
+        arena.seed(
+            token, name, bot_copy(name if name != "montecarlo" else "random", tmp_path / name)
+        )
+    every = json.loads(arena.ok("matches", "--json").stdout)
+    assert len(every) == 3 and all(list(m) == MATCH_KEYS for m in every)
+    assert all(m["status"] == "queued" and m["points"] is None for m in every)
+    mine = json.loads(arena.ok("matches", "--bot", "heuristic", "--json").stdout)
+    assert len(mine) == 2
+    assert all("heuristic v1" in (m["team_a"], m["team_b"]) for m in mine)
+    assert json.loads(arena.ok("matches", "--status", "done", "--json").stdout) == []
+    bad = arena.run("matches", "--status", "finished")
+    assert bad.returncode == 2 and "'finished' is not one of 'queued'" in error_line(bad)
+    with arena.store() as store:
+        first = store.matches(store.tournament("ladder").id or 0)[0]
+    assert every[0]["id"] == first.id and every[0]["schedule_index"] == first.schedule_index
