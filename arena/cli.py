@@ -20,8 +20,9 @@ from rich.table import Table
 # Typer vendors click; its exception base is not re-exported (pinned in pyproject.toml).
 from typer._click.core import Context
 from typer._click.exceptions import ClickException
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
+from . import __version__
 from .engine import DealRecord, Rules, RulesError
 from .engine.replay import ReplayError, verify_replay
 from .ladder.statistics import by_bot
@@ -46,8 +47,67 @@ from .render import (
     statistics_lines,
 )
 from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
+from .sandbox.choose import KINDS as SANDBOX_KINDS
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Back Alley Arena.")
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="Back Alley Arena.",
+    context_settings={"help_option_names": ["-h", "--help"]},  # subcommands inherit it
+)
+
+
+# The choices as the metavar, not a typer choice: open_sandbox's error names them too.
+SandboxOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="[" + "|".join(SANDBOX_KINDS) + "]",
+        help="Where bots run (default: docker if an engine answers, else process).",
+    ),
+]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"arena {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Back Alley Arena: play bots locally, run the ladder, compare versions."""
+
+
+def _readable_type(self: TyperOption, ctx: Context) -> str | None:
+    """Help shows an option's value as a word (``--seed INTEGER``), a flag with none, where
+    typer's default is a type in brackets for both (``<int>``, ``<bool>``)."""
+    if self.metavar is not None:
+        return self.metavar
+    if self.is_flag or self.count:
+        return None
+    shown = _typer_type(self, ctx)
+    if shown is None or "|" in shown:
+        return shown  # choices stay listed: <docker|process|none>
+    return {"<str>": "TEXT", "<int>": "INTEGER", "<float>": "NUMBER"}.get(shown, "PATH")
+
+
+def _argument_type(self: TyperArgument, ctx: Context) -> str | None:
+    """An argument's name is its metavar already (``BOTS...``): no type beside it."""
+    shown = _typer_argument_type(self, ctx)
+    return shown if shown is not None and "|" in shown else None
+
+
+_typer_type = TyperOption.display_type_rich
+TyperOption.display_type_rich = _readable_type  # type: ignore[method-assign]
+_typer_argument_type = TyperArgument.display_type_rich
+TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign, assignment]
 
 
 class _ReplayGroup(TyperGroup):
@@ -60,7 +120,9 @@ class _ReplayGroup(TyperGroup):
 
 
 replay_app = typer.Typer(
-    cls=_ReplayGroup, no_args_is_help=True, help="Replays: show a match's games, verify files."
+    cls=_ReplayGroup,
+    no_args_is_help=True,
+    help="Replays: arena replay MATCH shows a match's game; verify checks files.",
 )
 app.add_typer(replay_app, name="replay")
 out = Console(highlight=False, soft_wrap=True)
@@ -151,12 +213,11 @@ def play(
     ] = None,
     logs: Annotated[
         Path | None,
-        typer.Option(help="Keep each bot's output here (default: beside --replay, or none)."),
+        typer.Option(
+            help="Keep each bot's output here (default: beside --replay, or a new run directory)."
+        ),
     ] = None,
-    sandbox: Annotated[
-        str | None,
-        typer.Option(help="docker, process or none (default: docker if an engine answers)."),
-    ] = None,
+    sandbox: SandboxOption = None,
     image: Annotated[
         str | None, typer.Option(help="The docker sandbox's bot image (default: the built one).")
     ] = None,

@@ -42,7 +42,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import app, fail, out, sandbox_for, seed_or_random
+from .cli import SandboxOption, app, fail, out, sandbox_for, seed_or_random
 from .cli_ladder import ladder_for, token_of
 from .ladder import pair_score
 from .ladder.sprt import (
@@ -74,10 +74,7 @@ def compare(
     max_pairs: Annotated[int, typer.Option(help="Give up without a verdict after this.")] = 1000,
     concurrency: Annotated[int, typer.Option(help="Pairs played at once.")] = 1,
     move_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = Limits.move_ms,
-    sandbox: Annotated[
-        str | None,
-        typer.Option(help="docker, process or none (default: docker if an engine answers)."),
-    ] = None,
+    sandbox: SandboxOption = None,
     pentanomial: Annotated[
         bool,
         typer.Option("--pentanomial", help="Score a pair by its two game results, not points."),

@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import app, err, fail, out, replay_app, sandbox_for
+from .cli import SandboxOption, app, err, fail, out, replay_app, sandbox_for
 from .engine.replay import Forfeit, ReplayError, verify_replay
 from .ladder import FORMATS, ScheduleError, round_robin
 from .ladder.statistics import Statistics, by_bot
@@ -57,10 +57,6 @@ app.add_typer(tournament_app, name="tournament")
 
 TokenOption = Annotated[
     str | None, typer.Option(help="Your token (default: $ARENA_TOKEN).", show_default=False)
-]
-SandboxOption = Annotated[
-    str | None,
-    typer.Option(help="docker, process or none (default: docker if an engine answers)."),
 ]
 TournamentOption = Annotated[str, typer.Option(help="Tournament name.")]
 ServerOption = Annotated[
@@ -389,8 +385,9 @@ def worker_command(
     ] = WorkerConfig.silent_after_s,
     heartbeat: Annotated[float, typer.Option(help="Heartbeat period (s).")] = 5.0,
 ) -> None:
-    """Claim queued matches and play them until stopped (SIGINT or SIGTERM: the matches in
-    hand are finished and recorded first)."""
+    """Claim queued matches and play them until stopped.
+
+    On SIGINT or SIGTERM the matches in hand are finished and recorded first."""
     try:
         setup_logging()  # its events on stderr: $ARENA_LOG_FORMAT, $ARENA_LOG_LEVEL
     except ValueError as e:
@@ -499,8 +496,9 @@ def demo(
     concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
     sandbox: SandboxOption = None,
 ) -> None:
-    """The whole platform in one go: a fresh ladder, the sample bots submitted, a
-    round-robin played in the sandbox, the ladder printed."""
+    """The whole platform in one go: sample bots submitted, played, the ladder printed.
+
+    A fresh ladder, the sample bots submitted, a round-robin played in the sandbox."""
     if home is None:
         home = Path(tempfile.mkdtemp(prefix="arena-demo-"))
     elif home.exists() and any(home.iterdir()):
