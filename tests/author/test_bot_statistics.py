@@ -67,8 +67,8 @@ def test_arena_bot_statistics_equal_the_replays(tmp_path: Path) -> None:
     assert think["max_ms"] == max(maxima)
 
     text = arena.ok("bot", "random").stdout.splitlines()
-    assert text[0].startswith("random, all versions: 4 games · 100 deals · ")
-    assert text[2].startswith("random v1: 4 games")
+    assert text[0].startswith("random, all versions: 4 seat-games · 100 deals · ")
+    assert text[2].startswith("random v1: 4 seat-games")
 
     (match,) = json.loads(arena.ok("matches", "--json").stdout)
     with arena.store() as store:
@@ -104,3 +104,20 @@ def test_arena_matches_json_and_filters(tmp_path: Path) -> None:
     with arena.store() as store:
         first = store.matches(store.tournament("ladder").id or 0)[0]
     assert every[0]["id"] == first.id and every[0]["schedule_index"] == first.schedule_index
+
+
+def test_compare_shows_both_sides_statistics(tmp_path: Path) -> None:
+    from tests.cli.runner import run_arena
+
+    result = run_arena(
+        "compare", "heuristic", "random", "--seed", 1, "--max-pairs", 2, "--elo1", 400,
+        "--sandbox", "process",
+    )  # fmt: skip
+    assert result.returncode in (0, 1), result.stderr
+    lines = result.stdout.splitlines()
+    at = lines.index("statistics, per bot:")
+    # Two pairs of two games, the bot in two seats of each.
+    assert lines[at + 1].startswith("  heuristic: 8 seat-games · 200 deals · ")
+    assert lines[at + 3].startswith("  random: 8 seat-games · 200 deals · ")
+    assert lines[at + 2].startswith("     contracts made/bid, by own bid: ")
+    assert lines[-1].startswith(("verdict: ", "no verdict after"))
