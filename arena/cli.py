@@ -8,6 +8,8 @@ import os
 import random
 import shutil
 import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -19,11 +21,13 @@ from rich.text import Text
 # Typer vendors click; its exception base is not re-exported (pinned in pyproject.toml).
 from typer._click.core import Context
 from typer._click.exceptions import ClickException
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
+from . import __version__
 from .engine import DealRecord, Rules, RulesError
 from .engine.replay import ReplayError, verify_replay
 from .inert import inert
+from .ladder.statistics import by_bot
 from .limits import Limits
 from .play import (
     BotSpec,
@@ -36,10 +40,75 @@ from .play import (
     resolve_bot,
     summarize,
 )  # fmt: skip
-from .render import deal_lines
+from .render import (
+    deal_lines,
+    forfeit_lines,
+    forfeit_where,
+    log_tail,
+    statistics_lines,
+)
 from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
+from .sandbox.choose import KINDS as SANDBOX_KINDS
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Back Alley Arena.")
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="Back Alley Arena.",
+    context_settings={"help_option_names": ["-h", "--help"]},  # subcommands inherit it
+)
+
+
+# The choices as the metavar, not a typer choice: open_sandbox's error names them too.
+SandboxOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="[" + "|".join(SANDBOX_KINDS) + "]",
+        help="Where bots run (default: docker if an engine answers, else process).",
+    ),
+]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"arena {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Back Alley Arena: play bots locally, run the ladder, compare versions."""
+
+
+def _readable_type(self: TyperOption, ctx: Context) -> str | None:
+    """Help shows an option's value as a word (``--seed INTEGER``), a flag with none, where
+    typer's default is a type in brackets for both (``<int>``, ``<bool>``)."""
+    if self.metavar is not None:
+        return self.metavar
+    if self.is_flag or self.count:
+        return None
+    shown = _typer_type(self, ctx)
+    if shown is None or "|" in shown:
+        return shown  # choices stay listed: <docker|process|none>
+    return {"<str>": "TEXT", "<int>": "INTEGER", "<float>": "NUMBER"}.get(shown, "PATH")
+
+
+def _argument_type(self: TyperArgument, ctx: Context) -> str | None:
+    """An argument's name is its metavar already (``BOTS...``): no type beside it."""
+    shown = _typer_argument_type(self, ctx)
+    return shown if shown is not None and "|" in shown else None
+
+
+_typer_type = TyperOption.display_type_rich
+TyperOption.display_type_rich = _readable_type  # type: ignore[method-assign]
+_typer_argument_type = TyperArgument.display_type_rich
+TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign, assignment]
 
 
 class _ReplayGroup(TyperGroup):
@@ -52,7 +121,9 @@ class _ReplayGroup(TyperGroup):
 
 
 replay_app = typer.Typer(
-    cls=_ReplayGroup, no_args_is_help=True, help="Replays: show a match's games, verify files."
+    cls=_ReplayGroup,
+    no_args_is_help=True,
+    help="Replays: arena replay MATCH shows a match's game; verify checks files.",
 )
 app.add_typer(replay_app, name="replay")
 out = Console(highlight=False, soft_wrap=True)
@@ -117,6 +188,13 @@ def check_writable(path: Path) -> None:
         fail(f"cannot write the replay: directory {path.parent} is not writable")
 
 
+def run_directory(seed: int) -> Path:
+    """Where ``arena play`` keeps the bots' logs when told nowhere: a new directory per run
+    under the system's temporary directory (made only once there is a log to keep)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(tempfile.gettempdir()) / "arena-runs" / f"{stamp}-seed{seed}-{os.getpid()}"
+
+
 @app.command()
 def play(
     bots: Annotated[
@@ -146,14 +224,22 @@ def play(
     ] = None,
     logs: Annotated[
         Path | None,
-        typer.Option(help="Keep each bot's output here (default: beside --replay, or none)."),
+        typer.Option(
+            help="Keep each bot's output here (default: beside --replay, or a new run directory)."
+        ),
     ] = None,
-    sandbox: Annotated[
-        str | None,
-        typer.Option(help="docker, process or none (default: docker if an engine answers)."),
-    ] = None,
+    sandbox: SandboxOption = None,
     image: Annotated[
         str | None, typer.Option(help="The docker sandbox's bot image (default: the built one).")
+    ] = None,
+    fail_on_forfeit: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            max=3,
+            metavar="SEAT",
+            help="Exit with status 1 if the bot given for this seat forfeits a game (for CI).",
+        ),
     ] = None,
 ) -> None:
     """Play games between four bots, each in its own sandbox, speaking the gRPC protocol."""
@@ -174,8 +260,10 @@ def play(
         fail(str(e))
     if bot_python is not None and shutil.which(bot_python) is None:
         fail(f"--bot-python {bot_python}: no such executable")
-    if logs is None and replay is not None:
-        logs = replay.with_name(f"{replay.stem}.logs")
+    if logs is None:
+        logs = (
+            replay.with_name(f"{replay.stem}.logs") if replay is not None else run_directory(seed)
+        )
     settings = GameSettings(rules, limits, record_legal, logs)
     with contextlib.ExitStack() as unpacked:
         try:
@@ -185,11 +273,18 @@ def play(
             fail(str(e))
         try:
             target = (replay, record_think) if replay is not None else None
-            _play(specs, bots, seed, games, duplicate, concurrency, target, settings, backend)
+            played = _play(
+                specs, bots, seed, games, duplicate, concurrency, target, settings, backend
+            )
         except SandboxError as e:
             fail(str(e))
         finally:
             backend.close()
+    if fail_on_forfeit is not None and _forfeited_by(played, specs[fail_on_forfeit]):
+        err.print(
+            f"the bot of seat {fail_on_forfeit} ({bots[fail_on_forfeit]}) forfeited", markup=False
+        )
+        raise typer.Exit(1)
 
 
 def _play(
@@ -202,7 +297,7 @@ def _play(
     replay: tuple[Path, bool] | None,  # the file, and whether it records think time
     settings: GameSettings,
     sandbox: Sandbox,
-) -> None:
+) -> list[PlayedGame]:
     single = games == 1 and not duplicate
     out.print(
         f"seed {seed} · pair A = seats 0+2 ({bots[0]}, {bots[2]})"
@@ -212,7 +307,7 @@ def _play(
         game = _play_one(specs, seed, settings, sandbox)
         if replay is not None:
             _write_replay(game, *replay)
-        return
+        return [game]
     seeds = [seed + i for i in range(games)]
     played = play_many(
         specs, seeds, sandbox, duplicate=duplicate, concurrency=concurrency, settings=settings,
@@ -229,6 +324,21 @@ def _play(
         a = sum(g.outcome.state.totals[0] for g in played)
         b = sum(g.outcome.state.totals[1] for g in played)
         out.print(f"{len(played)} games · pair A {a} · pair B {b}")
+    _print_statistics(played)
+    return played
+
+
+def _print_statistics(played: list[PlayedGame]) -> None:
+    """Each bot's figures over the games, computed from their replays."""
+    out.print("statistics, per bot:", markup=False)
+    for name, stats in by_bot(game_replay(g, think=True) for g in played).items():
+        for line in statistics_lines(name, stats):
+            out.print(f"  {line}", markup=False)
+
+
+def _forfeited_by(played: list[PlayedGame], spec: BotSpec) -> bool:
+    """Whether the bot given as ``spec`` (whatever seat it had in each game) forfeited."""
+    return any((f := g.outcome.forfeit) is not None and g.bots[f.seat] is spec for g in played)
 
 
 def _play_one(
@@ -246,9 +356,10 @@ def _play_one(
     winner = outcome.winner
     result = "draw" if winner is None else f"team {winner} wins"
     if outcome.forfeit is not None:
-        f = outcome.forfeit
-        line = f"forfeit: seat {f.seat} ({specs[f.seat].label}) {f.reason}: {f.detail}"
-        out.print(inert(line), markup=False)
+        for line in forfeit_lines(outcome.forfeit, specs[outcome.forfeit.seat].label):
+            out.print(line, markup=False)
+        if game.logs:
+            _print_log_tail(game.logs[outcome.forfeit.seat])
     out.print(f"final: team 0 {totals[0]} · team 1 {totals[1]} · {result}")
     table = Table("seat", "bot", "name", "decisions", "mean ms", "max ms", "bank left ms")
     for seat, player in enumerate(game.players):
@@ -263,6 +374,18 @@ def _play_one(
     return game
 
 
+def _print_log_tail(path: Path) -> None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return
+    lines = log_tail(data)
+    if lines:
+        out.print(f"   its log ends ({path}):", markup=False)
+        for line in lines:
+            out.print(f"   | {line}", markup=False)
+
+
 def _print_game_line(game: PlayedGame) -> None:
     outcome = game.outcome
     totals = outcome.state.totals
@@ -270,7 +393,7 @@ def _print_game_line(game: PlayedGame) -> None:
     line = f"game seed {game.seed} [{seats}]: {totals[0]} - {totals[1]}"
     if outcome.forfeit is not None:
         f = outcome.forfeit
-        line += f" · forfeit by seat {f.seat} ({f.reason}: {f.detail})"
+        line += f" · forfeit by seat {f.seat}{forfeit_where(f)} ({f.reason}: {f.detail})"
     out.print(inert(line), markup=False)
 
 

@@ -38,11 +38,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from .cli import app, fail, out, sandbox_for, seed_or_random
+from .cli import SandboxOption, app, fail, out, sandbox_for, seed_or_random
 from .cli_ladder import ladder_for, token_of
 from .ladder import pair_score
 from .ladder.sprt import (
@@ -54,9 +54,19 @@ from .ladder.sprt import (
     opening_line,
     pair_line,
 )
+from .ladder.statistics import by_bot
 from .league.compare import CompareSettings
 from .limits import Limits
-from .play import BotSpec, GameSettings, PlayedGame, pair_difference, play_many, resolve_bot
+from .play import (
+    BotSpec,
+    GameSettings,
+    PlayedGame,
+    game_replay,
+    pair_difference,
+    play_many,
+    resolve_bot,
+)
+from .render import forfeit_where, statistics_lines
 from .sandbox import Sandbox, SandboxError
 
 
@@ -74,10 +84,7 @@ def compare(
     max_pairs: Annotated[int, typer.Option(help="Give up without a verdict after this.")] = 1000,
     concurrency: Annotated[int, typer.Option(help="Pairs played at once.")] = 1,
     move_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = Limits.move_ms,
-    sandbox: Annotated[
-        str | None,
-        typer.Option(help="docker, process or none (default: docker if an engine answers)."),
-    ] = None,
+    sandbox: SandboxOption = None,
     pentanomial: Annotated[
         bool,
         typer.Option("--pentanomial", help="Score a pair by its two game results, not points."),
@@ -153,6 +160,7 @@ def _compare(
     out.print(opening_line(sprt, a.label, b.label, seed), markup=False)
     settings = GameSettings(limits=limits)
     pending: list[PlayedGame] = []
+    counted: list[dict[str, Any]] = []  # the replays of the pairs the test counted
 
     def on_game(game: PlayedGame) -> None:
         """Games arrive in schedule order: each second one completes a pair."""
@@ -161,6 +169,8 @@ def _compare(
             first, second = pending
             sprt.update(pair_result(first, second, pentanomial=len(sprt.outcomes) == 5))
             out.print(_pair_line(sprt, first, second), markup=False)
+            # Without think time: a seeded comparison prints the same lines every run.
+            counted.extend(game_replay(g) for g in (first, second))
         if len(pending) == 2:
             pending.clear()
 
@@ -173,6 +183,10 @@ def _compare(
             settings=settings, on_game=on_game,
         )  # fmt: skip
         next_seed += batch
+    out.print("statistics, per bot:", markup=False)
+    for name, stats in by_bot(counted).items():
+        for line in statistics_lines(name, stats):
+            out.print(f"  {line}", markup=False)
     for line in closing_lines(sprt):
         out.print(line, markup=False)
     return sprt.verdict
@@ -200,7 +214,8 @@ def pair_result(first: PlayedGame, second: PlayedGame, *, pentanomial: bool = Fa
 
 def _pair_line(sprt: Sprt, first: PlayedGame, second: PlayedGame) -> str:
     forfeits = [
-        f"forfeit in game {number} by seat {f.seat} ({game.bots[f.seat].label}, {f.reason})"
+        f"forfeit in game {number} by seat {f.seat}{forfeit_where(f)}"
+        f" ({game.bots[f.seat].label}, {f.reason})"
         for number, game in ((1, first), (2, second))
         if (f := game.outcome.forfeit) is not None
     ]

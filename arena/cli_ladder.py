@@ -9,30 +9,32 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import app, cells, err, fail, out, replay_app, sandbox_for
-from .engine.replay import ReplayError, verify_replay
+from .cli import SandboxOption, app, cells, err, fail, out, replay_app, sandbox_for
+from .engine.replay import Forfeit, ReplayError, verify_replay
 from .inert import inert, inert_bytes
 from .ladder import FORMATS, ScheduleError, round_robin
-from .league.api import Ladder, LocalLadder, NoResult
+from .ladder.statistics import Statistics, by_bot
+from .league.api import Ladder, LocalLadder, MatchRow, NoResult
 from .league.files import DataDir
 from .league.standings import Standing, standings
 from .league.submit import LADDER, submit
 from .league.worker import Worker, WorkerConfig
 from .logs import setup_logging
 from .play import SAMPLE_BOTS
-from .render import deal_lines
+from .render import deal_lines, forfeit_lines, statistics_lines
 from .sandbox import Sandbox, SandboxError
 from .service.client import RemoteError, RemoteLadder
 from .store import (
@@ -56,10 +58,6 @@ app.add_typer(tournament_app, name="tournament")
 
 TokenOption = Annotated[
     str | None, typer.Option(help="Your token (default: $ARENA_TOKEN).", show_default=False)
-]
-SandboxOption = Annotated[
-    str | None,
-    typer.Option(help="docker, process or none (default: docker if an engine answers)."),
 ]
 TournamentOption = Annotated[str, typer.Option(help="Tournament name.")]
 ServerOption = Annotated[
@@ -219,28 +217,103 @@ def print_standings(rows: list[Standing]) -> None:
     print_table(table)
 
 
+@app.command("bot")
+def bot_command(
+    name: Annotated[str, typer.Argument(help="A bot's name on the ladder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: one object.")] = False,
+    tournament: TournamentOption = LADDER,
+    server: ServerOption = None,
+) -> None:
+    """A bot's statistics over its played matches, per version and in all, from the replays."""
+    with ladder_for(server) as ladder:
+        labels = [v.label for v in ladder.versions() if v.bot == name]
+        if not labels:
+            fail(f"no bot {name!r} on this ladder (arena bots lists them)")
+        done = ladder.matches(tournament, MatchStatus.DONE)
+        replays = [ladder.replay(m.id, game) for m in done for game in (1, 2)]
+    stats = by_bot(replays)
+    versions = {label: stats[label] for label in labels if label in stats}
+    total = Statistics()
+    for one in versions.values():
+        total = total.merged(one)
+    if as_json:
+        data = {
+            "bot": name,
+            "tournament": tournament,
+            "all": total.to_dict(),
+            "versions": {label: s.to_dict() for label, s in versions.items()},
+        }
+        print(json.dumps(data, indent=1))
+        return
+    if not versions:
+        out.print(f"{name}: no played match in {tournament} yet", markup=False)
+        return
+    for line in statistics_lines(f"{name}, all versions", total):
+        out.print(line, markup=False)
+    for label, one in versions.items():
+        for line in statistics_lines(label, one):
+            out.print(line, markup=False)
+
+
 @app.command("matches")
 def matches_command(
     tournament: TournamentOption = LADDER,
     status: Annotated[
-        str | None, typer.Option(help="Only queued, running, done, error or cancelled.")
+        MatchStatus | None, typer.Option(help="Only the matches in this status.")
     ] = None,
+    bot: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="Only the matches a version of this bot plays in."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
     server: ServerOption = None,
 ) -> None:
-    """The tournament's matches in schedule order."""
-    try:
-        wanted = MatchStatus(status) if status else None
-    except ValueError:
-        fail(f"unknown status {status!r}: {', '.join(s.value for s in MatchStatus)}")
+    """The tournament's matches in schedule order: team A (seats 0+2 of game 1) against B."""
     with ladder_for(server) as ladder:
-        rows = ladder.matches(tournament, wanted)
-    table = Table("match", "index", "team 0", "team 1", "status", "points", "winner", "note")
-    for m in rows:
+        rows = ladder.matches(tournament, status)
+    if bot is not None:
+        rows = [m for m in rows if bot in _bots_of(m.team0) | _bots_of(m.team1)]
+    shown = [_match_json(m) for m in rows]
+    if as_json:
+        print(json.dumps(shown, indent=1))
+        return
+    table = Table("match", "index", "team A", "team B", "status", "points", "winner", "note")
+    for m, j in zip(rows, shown, strict=True):
+        points = j["points"]
+        score = (
+            "" if points is None else f"team A {_signed(points[0])} · team B {_signed(points[1])}"
+        )
         table.add_row(*cells(
-            str(m.id), str(m.schedule_index), m.team0, m.team1, m.status, m.points, m.winner,
-            m.note,
+            str(m.id), str(m.schedule_index), m.team0, m.team1, m.status, score,
+            j["winner"] or "", m.note,
         ))  # fmt: skip
     print_table(table)
+
+
+def _bots_of(team: str) -> set[str]:
+    """The bot names in a team's label: ``"a v2"``, or ``"a v2 + b v1"`` for a mixed team."""
+    return {label.rsplit(" v", 1)[0] for label in team.split(" + ")}
+
+
+def _signed(n: int) -> str:
+    return f"\u2212{-n}" if n < 0 else str(n)  # a true minus sign: "-" reads as a dash
+
+
+def _match_json(m: MatchRow) -> dict[str, Any]:
+    """A match as ``arena matches --json`` gives it (keys documented in the README)."""
+    # MatchRow carries the points as the ladder API's text, "P0 - P1" once done.
+    found = re.fullmatch(r"(-?\d+) - (-?\d+)", m.points)
+    winner = {"team 0": "team A", "team 1": "team B", "draw": "draw"}.get(m.winner)
+    return {
+        "id": m.id,
+        "schedule_index": m.schedule_index,
+        "team_a": m.team0,
+        "team_b": m.team1,
+        "status": m.status,
+        "points": None if found is None else [int(found[1]), int(found[2])],
+        "winner": winner,
+        "note": m.note,
+    }
 
 
 @replay_app.command("show")
@@ -268,8 +341,9 @@ def replay_show(
             input()
     result = replay["result"]
     if result.get("forfeit"):
-        f = result["forfeit"]
-        out.print(inert(f"forfeit: seat {f['seat']} {f['reason']}: {f['detail']}"), markup=False)
+        forfeit = Forfeit.from_dict(result["forfeit"])
+        for line in forfeit_lines(forfeit, replay["players"][forfeit.seat]["name"]):
+            out.print(line, markup=False)
     out.print(f"final: team 0 {result['totals'][0]} · team 1 {result['totals'][1]}", markup=False)
 
 
@@ -317,8 +391,9 @@ def worker_command(
     ] = WorkerConfig.silent_after_s,
     heartbeat: Annotated[float, typer.Option(help="Heartbeat period (s).")] = 5.0,
 ) -> None:
-    """Claim queued matches and play them until stopped (SIGINT or SIGTERM: the matches in
-    hand are finished and recorded first)."""
+    """Claim queued matches and play them until stopped.
+
+    On SIGINT or SIGTERM the matches in hand are finished and recorded first."""
     try:
         setup_logging()  # its events on stderr: $ARENA_LOG_FORMAT, $ARENA_LOG_LEVEL
     except ValueError as e:
@@ -427,8 +502,9 @@ def demo(
     concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
     sandbox: SandboxOption = None,
 ) -> None:
-    """The whole platform in one go: a fresh ladder, the sample bots submitted, a
-    round-robin played in the sandbox, the ladder printed."""
+    """The whole platform in one go: sample bots submitted, played, the ladder printed.
+
+    A fresh ladder, the sample bots submitted, a round-robin played in the sandbox."""
     if home is None:
         home = Path(tempfile.mkdtemp(prefix="arena-demo-"))
     elif home.exists() and any(home.iterdir()):

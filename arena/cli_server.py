@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from .cli import app, fail, sandbox_for
-from .cli_ladder import SandboxOption, data_dir, opened_store
+from .cli import SandboxOption, app, fail, sandbox_for
+from .cli_ladder import data_dir, opened_store
 from .league.api import LocalLadder
 from .logs import setup_logging
 from .service.server import serve
@@ -22,8 +22,10 @@ def server_command(
     sandbox: SandboxOption = None,
     grace: Annotated[float, typer.Option(help="On SIGTERM, let calls finish this long (s).")] = 30,
 ) -> None:
-    """Serve submissions, the ladder, matches, replays, logs, status and comparisons over
-    gRPC, on the store named by ARENA_DATABASE_URL. Runs until SIGINT or SIGTERM."""
+    """Serve the ladder's commands over gRPC, until SIGINT or SIGTERM.
+
+    Submissions, the ladder, matches, replays, logs, status and comparisons, on the store
+    named by ARENA_DATABASE_URL."""
     try:
         setup_logging()
     except ValueError as e:

@@ -32,6 +32,7 @@ import grpc
 from arena import submission
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, build_replay
+from arena.engine.situation import startup_place
 from arena.limits import Limits
 from arena.referee import BotFault, GameOutcome, RemotePlayer, StartupFault, run_game
 from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
@@ -195,7 +196,8 @@ def referee_table(
                 players.append(player)
                 player.hello(bot_seed(seed, seat), rules, deadline)
             except BotFault as fault:
-                forfeit = Forfeit(fault.seat, fault.reason, fault.detail)
+                place = startup_place(fault.seat, fault.bot)
+                forfeit = Forfeit(fault.seat, fault.reason, fault.detail, place)
                 outcome = GameOutcome(GameState.new(seed, rules), forfeit)
                 break
         if on_begin is not None:

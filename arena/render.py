@@ -7,6 +7,9 @@ from collections.abc import Sequence
 from .engine import BOARD, DealRecord, bid_name, card_name
 from .engine.bids import BOARD_NAMES
 from .engine.cards import SUITS
+from .engine.replay import Forfeit
+from .inert import inert
+from .ladder.statistics import Statistics
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -63,3 +66,53 @@ def deal_lines(record: DealRecord, names: Sequence[str]) -> list[str]:
         f" · totals {totals[0]} {totals[1]}"
     )
     return lines
+
+
+def forfeit_lines(forfeit: Forfeit, label: str) -> list[str]:
+    """The forfeit line, then where it happened when that is known."""
+    lines = [inert(f"forfeit: seat {forfeit.seat} ({label}) {forfeit.reason}: {forfeit.detail}")]
+    if forfeit.place is not None:
+        lines.append(inert(f"   where: {forfeit.place.situation}"))
+    return lines
+
+
+def forfeit_where(forfeit: Forfeit) -> str:
+    """Deal and trick, short, for one-line summaries: ``' in deal 2, trick 1'``."""
+    place = forfeit.place
+    if place is None:
+        return ""
+    if place.deal is None:
+        return " at start-up"
+    trick = f", trick {place.trick}" if place.trick is not None else ", bidding"
+    return f" in deal {place.deal}{trick if place.step != 'notify' else ''}"
+
+
+def log_tail(log: bytes, lines: int = 15) -> list[str]:
+    """A bot's last ``lines`` lines of output (its traceback, when it crashed), inert: decoded
+    whatever the bytes, control characters escaped, each line cut at 300 characters."""
+    text = log.decode("utf-8", errors="replace").rstrip("\n")
+    if not text:
+        return []
+    tail = text.splitlines()[-lines:]
+    return [inert(line[:300] + ("…" if len(line) > 300 else "")) for line in tail]
+
+
+def statistics_lines(name: str, stats: Statistics) -> list[str]:
+    """Two lines for one bot: its figures, then its contracts made by its own bid."""
+    per_deal = stats.points_per_deal
+    parts = [
+        f"{stats.games} seat-game{'s' if stats.games != 1 else ''}",  # two seats of a game: 2
+        f"{stats.deals} deals",
+        "no points per deal" if per_deal is None else f"{per_deal:+.1f} points per deal",
+    ]
+    if stats.forfeits:  # only when there are some: "forfeit" in the output means one
+        parts.append("forfeits: " + ", ".join(f"{n} {r}" for r, n in stats.forfeits.items()))
+    if stats.mean_think_ms is not None and stats.think_max_ms is not None:
+        parts.append(f"think {stats.mean_think_ms:.1f} ms mean, {stats.think_max_ms:.1f} ms max")
+    bids = [f"{'pass' if bid == 0 else bid} {t.made}/{t.bid}" for bid, t in stats.contracts.items()]
+    if stats.boards.bid:
+        bids.append(f"board {stats.boards.made}/{stats.boards.bid}")
+    return [
+        inert(f"{name}: " + " · ".join(parts)),
+        "   contracts made/bid, by own bid: " + (" · ".join(bids) or "none"),
+    ]

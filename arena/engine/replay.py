@@ -15,6 +15,7 @@ from typing import Any
 from .bids import BOARD, BidError, bid_name, parse_bid
 from .cards import DECK_SIZE, SUITS, CardError, card_name, cards_of, parse_card
 from .rules import SEATS, Rules, RulesError, team_of
+from .situation import FaultPlace
 from .state import DealRecord, GameState, IllegalActionError, Trick, seeded_deals
 
 FORMAT = "backalley-replay"
@@ -29,6 +30,18 @@ class Forfeit:
     seat: int
     reason: str
     detail: str = ""
+    place: FaultPlace | None = None  # where it happened, when known
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Forfeit:
+        """A replay's ``result.forfeit`` (its place only if it was recorded)."""
+        place = None
+        if isinstance(data.get("situation"), str):
+            place = FaultPlace(
+                data.get("deal"), data.get("dealing"), data.get("trick"),
+                str(data.get("step", "")), data["situation"],
+            )  # fmt: skip
+        return cls(int(data["seat"]), str(data["reason"]), str(data.get("detail", "")), place)
 
 
 @dataclass(frozen=True)
@@ -146,6 +159,8 @@ def build_replay(
             "reason": forfeit.reason,
             "detail": forfeit.detail,
         }
+        if forfeit.place is not None:
+            forfeit_dict.update(forfeit.place.to_dict())
     players: list[dict[str, Any]] = [
         {"seat": s, "team": team_of(s), "name": names[s]} for s in range(SEATS)
     ]

@@ -14,6 +14,8 @@ Public API (stable; the CLI and the web's bot page both use it):
 
 What counts, for a seat:
 
+- ``games`` are seat-games: a bot that holds two seats of one game counts it twice.
+
 - ``deals`` are the dealings that were scored: a redeal, and the unfinished last dealing of a
   forfeited game, are not. ``points`` is the seat's team's points over them.
 - ``contracts[n]`` counts the scored deals in which the seat bid ``n`` (``pass`` is 0) and its

@@ -10,10 +10,11 @@ class BotFault(Exception):
 
     reason: ClassVar[str] = "fault"
 
-    def __init__(self, seat: int, bot: str, detail: str) -> None:
+    def __init__(self, seat: int, bot: str, detail: str, *, answer: int | None = None) -> None:
         self.seat = seat
         self.bot = bot
         self.detail = detail
+        self.answer = answer  # the illegal action it answered, if that was the fault
         super().__init__(f"seat {seat} ({bot}) {self.reason}: {detail}")
 
 

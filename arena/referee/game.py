@@ -14,6 +14,7 @@ from backalley.v1 import player_pb2 as pb
 
 from arena.engine import DealRecord, GameState, Observation, Rules, observe
 from arena.engine.replay import Forfeit
+from arena.engine.situation import fault_place
 
 from . import protocol
 from .faults import BotFault
@@ -71,7 +72,8 @@ def run_game(
                 _tell(players, protocol.deal_ended(record))
         outcome = GameOutcome(state, None)
     except BotFault as fault:
-        outcome = GameOutcome(state, Forfeit(fault.seat, fault.reason, fault.detail))
+        place = fault_place(state, fault.seat, fault.bot, fault.answer)
+        outcome = GameOutcome(state, Forfeit(fault.seat, fault.reason, fault.detail, place))
     end = protocol.game_ended(list(state.totals), outcome.winner, outcome.reason)
     for player in players:
         with contextlib.suppress(BotFault):  # the result stands even if a bot can't hear it

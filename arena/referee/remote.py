@@ -102,17 +102,16 @@ class RemotePlayer:
             rules=rules.to_dict(),
         )
         try:
-            grpc.channel_ready_future(self.channel).result(
-                timeout=max(0.0, deadline - time.monotonic())
-            )
+            self._wait_ready(deadline)
             reply = self.stub.Hello(
                 request, timeout=max(0.001, deadline - time.monotonic()), wait_for_ready=True
             )
         except (grpc.FutureTimeoutError, grpc.RpcError) as e:
-            how = self.died() or "no answer to Hello"
+            died = self.died()
             detail = e.details() if isinstance(e, grpc.RpcError) else ""
             secs = self.limits.startup_ms / 1000
-            fault = StartupFault(self.seat, self.label, f"{how} within {secs:g} s {detail}".strip())
+            how = f"{died} during start-up" if died else f"no answer to Hello within {secs:g} s"
+            fault = StartupFault(self.seat, self.label, f"{how} {detail}".strip())
             raise fault from None
         if reply.protocol_version != PROTOCOL_VERSION:
             raise ProtocolFault(
@@ -123,6 +122,23 @@ class RemotePlayer:
         self.name = reply.bot_name
         self.sdk_version = reply.sdk_version
         self.wants_notifications = reply.wants_notifications
+
+    def _wait_ready(self, deadline: float) -> None:
+        """Wait for the bot's socket, but give up at once if its process ends: a bot that
+        dies at import (a ``SyntaxError``) is reported in a moment, not at the deadline.
+        Asking a container how it is costs an engine call: a quarter second apart."""
+        ready = grpc.channel_ready_future(self.channel)
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                try:
+                    ready.result(timeout=max(0.0, min(left, 0.25)))
+                    return
+                except grpc.FutureTimeoutError:
+                    if left <= 0.25 or self.died():
+                        raise
+        finally:
+            ready.cancel()
 
     def choose(self, obs: Observation) -> int:
         request = self._encoder.encode(obs, int(self.timing.bank_ms))
@@ -140,8 +156,9 @@ class RemotePlayer:
         if action not in obs.legal_actions:
             legal = ", ".join(action_name(a) for a in obs.legal_actions)
             raise IllegalFault(
-                self.seat, self.label, f"answered '{action_name(action)}'; legal: {legal}"
-            )
+                self.seat, self.label, f"answered '{action_name(action)}'; legal: {legal}",
+                answer=action,
+            )  # fmt: skip
         return action
 
     def notify(self, event: pb.Notification) -> None:

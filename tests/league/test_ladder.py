@@ -79,7 +79,8 @@ def test_submit_play_and_read_the_ladder(arena: Arena, tmp_path: Path) -> None:
     blobs = {row[0] for row in arena.rows()["blobs"]}
     assert played.replay_path in blobs and played.logs_path in blobs
     (done,) = table_rows(arena.ok("matches").stdout)
-    assert done[4] == "done" and done[5] == f"{played.points_team0} - {played.points_team1}"
+    signed = [str(p).replace("-", "\u2212") for p in (played.points_team0, played.points_team1)]
+    assert done[4] == "done" and done[5] == f"team A {signed[0]} · team B {signed[1]}"
 
     rows = json.loads(arena.ok("ladder", "--json").stdout)
     assert isinstance(rows, list) and len(rows) == 2

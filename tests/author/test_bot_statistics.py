@@ -1,0 +1,123 @@
+"""``arena bot NAME``: a ladder bot's statistics, equal to figures computed here another way
+from the very replays its matches stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from arena.league.files import DataDir
+from arena.store import MatchStatus
+from tests.cli.runner import error_line
+from tests.ladder.test_statistics import expected_contracts
+from tests.league.conftest import Arena, bot_copy, make_arena
+
+
+def stored_replays(arena: Arena) -> list[dict[str, Any]]:
+    with arena.store() as store:
+        ladder = store.tournament("ladder")
+        assert ladder.id is not None
+        data = DataDir(store, arena.home / "cache")
+        return [
+            game
+            for m in store.matches(ladder.id, MatchStatus.DONE)
+            if m.replay_path is not None
+            for game in data.read_json(m.replay_path)["games"]
+        ]
+
+
+def test_arena_bot_statistics_equal_the_replays(tmp_path: Path) -> None:
+    arena = make_arena(tmp_path)
+    token = arena.user("alice")
+    arena.seed(token, "random", bot_copy("random", tmp_path / "random"))
+    arena.seed(token, "heuristic", bot_copy("heuristic", tmp_path / "heuristic"))
+    arena.ok("worker", "--until-idle")
+    replays = stored_replays(arena)
+    assert len(replays) == 2
+
+    shown = json.loads(arena.ok("bot", "random", "--json").stdout)
+    assert sorted(shown) == ["all", "bot", "tournament", "versions"]
+    assert list(shown["versions"]) == ["random v1"]
+    stats = shown["all"]
+    assert stats == shown["versions"]["random v1"]
+    seats = [(r, p["seat"]) for r in replays for p in r["players"] if p["name"] == "random v1"]
+    assert len(seats) == 4  # two seats in each game
+    assert stats["games"] == 4 and stats["deals"] == 100
+    assert stats["points"] == sum(r["result"]["totals"][seat % 2] for r, seat in seats)
+    assert stats["forfeits"] == {}
+    made: dict[str, dict[str, int]] = {}
+    for r, seat in seats:
+        contracts, _ = expected_contracts(r, seat)
+        for bid, tally in contracts.items():
+            entry = made.setdefault(str(bid), {"made": 0, "set": 0})
+            entry["made"] += tally.made
+            entry["set"] += tally.set
+    assert stats["contracts"] == dict(sorted(made.items(), key=lambda kv: int(kv[0])))
+    decisions = sum(
+        sum(b["seat"] == seat for d in r["deals"] for b in d["bids"])
+        + sum(s == seat for d in r["deals"] for t in d["tricks"] for s, _ in t["plays"])
+        for r, seat in seats
+    )
+    think = stats["think"]
+    assert think["decisions"] == decisions
+    maxima = [
+        p["think"]["max_ms"] for r, _ in seats for p in r["players"] if p["name"] == "random v1"
+    ]
+    assert think["max_ms"] == max(maxima)
+
+    text = arena.ok("bot", "random").stdout.splitlines()
+    assert text[0].startswith("random, all versions: 4 seat-games · 100 deals · ")
+    assert text[2].startswith("random v1: 4 seat-games")
+
+    (match,) = json.loads(arena.ok("matches", "--json").stdout)
+    with arena.store() as store:
+        played = store.match(match["id"])
+    assert match["status"] == "done"
+    assert match["points"] == [played.points_team0, played.points_team1]
+    assert match["winner"] == {0: "team A", 1: "team B", None: "draw"}[played.winner]
+
+    unknown = arena.run("bot", "nobody")
+    assert unknown.returncode == 2
+    assert error_line(unknown) == "error: no bot 'nobody' on this ladder (arena bots lists them)"
+
+
+MATCH_KEYS = ["id", "schedule_index", "team_a", "team_b", "status", "points", "winner", "note"]
+
+
+def test_arena_matches_json_and_filters(tmp_path: Path) -> None:
+    arena = make_arena(tmp_path)
+    token = arena.user("alice")
+    for name in ("random", "heuristic", "montecarlo"):
+        arena.seed(
+            token, name, bot_copy(name if name != "montecarlo" else "random", tmp_path / name)
+        )
+    every = json.loads(arena.ok("matches", "--json").stdout)
+    assert len(every) == 3 and all(list(m) == MATCH_KEYS for m in every)
+    assert all(m["status"] == "queued" and m["points"] is None for m in every)
+    mine = json.loads(arena.ok("matches", "--bot", "heuristic", "--json").stdout)
+    assert len(mine) == 2
+    assert all("heuristic v1" in (m["team_a"], m["team_b"]) for m in mine)
+    assert json.loads(arena.ok("matches", "--status", "done", "--json").stdout) == []
+    bad = arena.run("matches", "--status", "finished")
+    assert bad.returncode == 2 and "'finished' is not one of 'queued'" in error_line(bad)
+    with arena.store() as store:
+        first = store.matches(store.tournament("ladder").id or 0)[0]
+    assert every[0]["id"] == first.id and every[0]["schedule_index"] == first.schedule_index
+
+
+def test_compare_shows_both_sides_statistics(tmp_path: Path) -> None:
+    from tests.cli.runner import run_arena
+
+    result = run_arena(
+        "compare", "heuristic", "random", "--seed", 1, "--max-pairs", 2, "--elo1", 400,
+        "--sandbox", "process",
+    )  # fmt: skip
+    assert result.returncode in (0, 1), result.stderr
+    lines = result.stdout.splitlines()
+    at = lines.index("statistics, per bot:")
+    # Two pairs of two games, the bot in two seats of each.
+    assert lines[at + 1].startswith("  heuristic: 8 seat-games · 200 deals · ")
+    assert lines[at + 3].startswith("  random: 8 seat-games · 200 deals · ")
+    assert lines[at + 2].startswith("     contracts made/bid, by own bid: ")
+    assert lines[-1].startswith(("verdict: ", "no verdict after"))
