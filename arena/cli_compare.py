@@ -43,7 +43,7 @@ from typing import Annotated
 import typer
 
 from .cli import app, fail, out, sandbox_for, seed_or_random
-from .cli_ladder import ladder_for, token_of
+from .cli_ladder import PlaintextOption, TlsCaOption, ladder_for, token_of
 from .ladder import pair_score
 from .ladder.sprt import (
     PAIR,
@@ -58,6 +58,7 @@ from .league.compare import CompareSettings
 from .limits import Limits
 from .play import BotSpec, GameSettings, PlayedGame, pair_difference, play_many, resolve_bot
 from .sandbox import Sandbox, SandboxError
+from .service.tls import ClientTls
 
 
 @app.command()
@@ -93,6 +94,8 @@ def compare(
     token: Annotated[
         str | None, typer.Option(help="With --server: your token (default: $ARENA_TOKEN).")
     ] = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """Play duplicate pairs of A+A against B+B until an SPRT says whether A is stronger."""
     if not (math.isfinite(elo0) and math.isfinite(elo1)):
@@ -112,7 +115,7 @@ def compare(
             seed, elo0, elo1, alpha, beta, max_pairs, pentanomial, batch=max(concurrency, 8)
         )
         secret = token_of(token)
-        with ladder_for(server) as ladder:
+        with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
             last = None
             for line, last in ladder.compare(secret, a, b, settings):  # noqa: B007
                 out.print(line, markup=False)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import signal
 import threading
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,31 +15,89 @@ from .cli import app, fail, sandbox_for
 from .cli_ladder import SandboxOption, data_dir, opened_store
 from .league.api import LocalLadder
 from .logs import setup_logging
+from .service.limits import ServiceLimits
 from .service.server import serve
+from .service.tls import server_credentials
 from .store import arena_home
+
+D = ServiceLimits()  # the defaults, shown by --help
+log = logging.getLogger("arena.server")
 
 
 @app.command("server")
 def server_command(
-    listen: Annotated[str, typer.Option(help="HOST:PORT to listen on.")] = "0.0.0.0:50051",
+    listen: Annotated[
+        str, typer.Option(help="HOST:PORT to listen on (0.0.0.0:PORT: every interface).")
+    ] = "127.0.0.1:50051",
+    tls_cert: Annotated[
+        Path | None,
+        typer.Option(help="The server's TLS certificate chain (PEM); with --tls-key."),
+    ] = None,
+    tls_key: Annotated[Path | None, typer.Option(help="Its private key (PEM).")] = None,
     sandbox: SandboxOption = None,
-    grace: Annotated[float, typer.Option(help="On SIGTERM, let calls finish this long (s).")] = 30,
+    grace: Annotated[
+        float, typer.Option(help="On SIGTERM, let calls finish this long (s), then stop.")
+    ] = 30,
+    max_calls: Annotated[int, typer.Option(help="Calls in progress, all callers.")] = D.max_calls,
+    max_calls_per_user: Annotated[
+        int, typer.Option(help="Calls in progress per user (or address).")
+    ] = D.max_calls_per_user,
+    max_uploads: Annotated[
+        int, typer.Option(help="Uploads in progress, all users.")
+    ] = D.max_uploads,
+    max_uploads_per_user: Annotated[
+        int, typer.Option(help="Uploads in progress per user.")
+    ] = D.max_uploads_per_user,
+    upload_idle_s: Annotated[
+        float, typer.Option(help="Refuse an upload silent this long (s).")
+    ] = D.upload_idle_s,
+    upload_total_s: Annotated[
+        float, typer.Option(help="Refuse an upload taking longer (s).")
+    ] = D.upload_total_s,
+    submits_per_hour: Annotated[
+        int, typer.Option(help="Submissions per user per hour.")
+    ] = D.submits_per_hour,
+    compares_per_hour: Annotated[
+        int, typer.Option(help="Comparisons per user per hour.")
+    ] = D.compares_per_hour,
+    max_batch: Annotated[
+        int, typer.Option(help="A comparison's pairs queued ahead, at most.")
+    ] = D.max_batch,
+    max_pairs: Annotated[int, typer.Option(help="A comparison's pairs, at most.")] = D.max_pairs,
 ) -> None:
     """Serve submissions, the ladder, matches, replays, logs, status and comparisons over
     gRPC, on the store named by ARENA_DATABASE_URL. Runs until SIGINT or SIGTERM."""
     try:
         setup_logging()
+        limits = ServiceLimits(
+            max_calls, max_calls_per_user, max_uploads, max_uploads_per_user,
+            upload_idle_s, upload_total_s, submits_per_hour, compares_per_hour,
+            max_batch, max_pairs,
+        )  # fmt: skip
+    except ValueError as e:
+        fail(str(e))
+    if (tls_cert is None) != (tls_key is None):
+        fail("--tls-cert and --tls-key go together")
+    try:
+        credentials = server_credentials(tls_cert, tls_key) if tls_cert and tls_key else None
     except ValueError as e:
         fail(str(e))
     with opened_store() as store:
         sandbox_for(sandbox).close()  # a missing sandbox is said now, not at the first submit
         ladder = LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox))
         try:
-            server = serve(listen, ladder, arena_home() / "spool")
+            server = serve(
+                listen, ladder, arena_home() / "spool", limits=limits, credentials=credentials
+            )
         except (RuntimeError, ValueError) as e:
             fail(f"cannot listen on {listen}: {e}")
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: stop.set())
         stop.wait()
-        server.stop(grace).wait()
+        # After the grace gRPC cancels what is still in flight; a call that cannot notice
+        # (a validation game being played) must not keep the process alive past it.
+        if not server.stop(grace):
+            log.warning("calls still running after the grace: exiting", extra={"event": "killed"})
+            logging.shutdown()
+            os._exit(0)

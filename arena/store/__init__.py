@@ -5,7 +5,7 @@ ratings. SQLite by default (``$ARENA_HOME/arena.db``), PostgreSQL by ``ARENA_DAT
 from arena.home import arena_home
 
 from .db import database_url, open_store
-from .errors import AuthError, NameTaken, NotFound, StoreError, Unavailable
+from .errors import AuthError, Forbidden, NameTaken, NotFound, StoreError, Unavailable
 from .models import (
     Blob,
     Bot,
@@ -29,6 +29,7 @@ __all__ = [
     "Bot",
     "BotVersion",
     "Entry",
+    "Forbidden",
     "ForfeitInfo",
     "Match",
     "MatchResult",

@@ -40,15 +40,23 @@ def token_hash(token: str) -> str:
 class Accounts(StoreBase):
     # ------------------------------------------------------------------ users
 
-    def add_user(self, name: str) -> str:
-        """Create a user; returns the token, which is shown once and stored only hashed."""
+    def add_user(self, name: str, *, operator: bool = False) -> str:
+        """Create a user (an ``operator`` reads every bot's logs); returns the token, which is
+        shown once and stored only hashed."""
         _check_name("user", name)
         token = secrets.token_urlsafe(32)
 
         def add(session: Session) -> None:
             if session.exec(select(User).where(User.name == name)).first() is not None:
                 raise NameTaken(f"user name {name!r} is taken")
-            session.add(User(name=name, token_hash=token_hash(token), created_at=time.time()))
+            session.add(
+                User(
+                    name=name,
+                    token_hash=token_hash(token),
+                    created_at=time.time(),
+                    operator=operator,
+                )
+            )
             session.flush()
 
         self._retrying(add)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 
@@ -66,6 +66,8 @@ class User(SQLModel, table=True):
     name: str = Field(max_length=64, unique=True)
     token_hash: str = Field(max_length=64, unique=True)  # sha256 hex of the token
     created_at: float
+    # An operator reads every bot's logs; other users, their own bots' only.
+    operator: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class Bot(SQLModel, table=True):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli_ladder import NO_TOKEN
 from arena.store import VersionStatus
 from tests.cli.runner import error_line
 
@@ -73,9 +74,7 @@ def test_a_wrong_token(seeded: Seeded, tmp_path: Path) -> None:
     assert seeded.refused(arena.submit(new, "new", "not-a-token")) == "error: wrong token"
     from_env = arena.run("submit", new, "--name", "new", env={"ARENA_TOKEN": "nope"})
     assert seeded.refused(from_env) == "error: wrong token"
-    assert seeded.refused(arena.run("submit", new, "--name", "new")) == (
-        "error: no token: pass --token or set ARENA_TOKEN (arena user add NAME prints one)"
-    )
+    assert seeded.refused(arena.run("submit", new, "--name", "new")) == (f"error: {NO_TOKEN}")
 
 
 def test_a_name_taken_by_another_user(seeded: Seeded, tmp_path: Path) -> None:
@@ -164,7 +163,7 @@ def test_a_bot_that_fails_validation(seeded: Seeded, tmp_path: Path) -> None:
 
 def test_an_unknown_match(seeded: Seeded) -> None:
     arena = seeded.arena
-    for command in (("replay", 999), ("logs", 999, "random")):
+    for command in (("replay", 999), ("logs", 999, "random", "--token", seeded.alice)):
         assert seeded.refused(arena.run(*command)) == "error: unknown match 999"
     with arena.store() as store:
         (queued,) = store.matches(store.tournament("ladder").id)  # type: ignore[arg-type]

@@ -59,10 +59,10 @@ class ArenaStub:
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
-        self.GetLogs = channel.unary_unary(
+        self.GetLogs = channel.unary_stream(
                 '/arena.service.v1.Arena/GetLogs',
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.SerializeToString,
-                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsResponse.FromString,
+                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.LogPart.FromString,
                 _registered_method=True)
         self.Status = channel.unary_unary(
                 '/arena.service.v1.Arena/Status',
@@ -114,7 +114,8 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetLogs(self, request, context):
-        """What each bot of a played match wrote, by game and seat.
+        """What the caller's bots in a played match wrote (every bot's, to an operator), by game
+        and seat, each log in parts of at most 256 KiB, in order.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -163,10 +164,10 @@ def add_ArenaServicer_to_server(servicer, server):
                     request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayRequest.FromString,
                     response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayResponse.SerializeToString,
             ),
-            'GetLogs': grpc.unary_unary_rpc_method_handler(
+            'GetLogs': grpc.unary_stream_rpc_method_handler(
                     servicer.GetLogs,
                     request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.FromString,
-                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsResponse.SerializeToString,
+                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.LogPart.SerializeToString,
             ),
             'Status': grpc.unary_unary_rpc_method_handler(
                     servicer.Status,
@@ -335,12 +336,12 @@ class Arena:
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_unary(
+        return grpc.experimental.unary_stream(
             request,
             target,
             '/arena.service.v1.Arena/GetLogs',
             arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.SerializeToString,
-            arena_dot_service_dot_v1_dot_arena__pb2.GetLogsResponse.FromString,
+            arena_dot_service_dot_v1_dot_arena__pb2.LogPart.FromString,
             options,
             channel_credentials,
             insecure,
