@@ -55,10 +55,14 @@ class Gate:
         with self._lock:
             if self._all >= self.total:
                 raise LimitReached(
-                    f"the server has {self.total} {self.what} in progress, its limit"
+                    f"the server has its limit of {self.total} {self.what} in progress"
+                    f" (max_{self.what}): try again later"
                 )
             if self._held[key] >= self.per_key:
-                raise LimitReached(f"you have {self.per_key} {self.what} in progress, the limit")
+                raise LimitReached(
+                    f"you have your limit of {self.per_key} {self.what} in progress"
+                    f" (max_{self.what}_per_user): wait for one to end"
+                )
             self._all += 1
             self._held[key] += 1
         try:

@@ -229,9 +229,9 @@ def _parts(
                 break
             except queue.Empty:
                 continue
-        if part is None:
+        if part is None and context.is_active():
             return
-        if isinstance(part, BaseException):
+        if part is None or isinstance(part, BaseException):  # an end that is no end
             raise Refused(grpc.StatusCode.CANCELLED, "the upload was cancelled")
         yield part
 
