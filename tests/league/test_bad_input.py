@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli_ladder import NO_TOKEN
 from arena.store import VersionStatus
 from tests.cli.runner import error_line
 
@@ -74,7 +73,10 @@ def test_a_wrong_token(seeded: Seeded, tmp_path: Path) -> None:
     assert seeded.refused(arena.submit(new, "new", "not-a-token")) == "error: wrong token"
     from_env = arena.run("submit", new, "--name", "new", env={"ARENA_TOKEN": "nope"})
     assert seeded.refused(from_env) == "error: wrong token"
-    assert seeded.refused(arena.run("submit", new, "--name", "new")) == (f"error: {NO_TOKEN}")
+    assert seeded.refused(arena.run("submit", new, "--name", "new")) == (
+        "error: no token: pass --token or set ARENA_TOKEN (the arena's operator makes your"
+        " first one: arena user add NAME; then arena token create makes more)"
+    )
 
 
 def test_a_name_taken_by_another_user(seeded: Seeded, tmp_path: Path) -> None:

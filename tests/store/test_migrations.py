@@ -9,7 +9,6 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from arena.store import Store, open_store
-from arena.store.accounts import token_hash
 from arena.store.migrate import (
     HEAD,
     alembic_config,
@@ -17,6 +16,7 @@ from arena.store.migrate import (
     head_revision,
     schema_diff,
 )
+from arena.store.tokens import token_hash
 
 TABLES = {
     "alembic_version",
@@ -29,6 +29,7 @@ TABLES = {
     "rating_history",
     "blobs",
     "workers",
+    "tokens",
 }
 
 
