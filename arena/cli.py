@@ -362,4 +362,4 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-from . import cli_compare, cli_ladder, cli_server, cli_status  # noqa: E402, F401  (they register commands)
+from . import cli_compare, cli_ladder, cli_server, cli_status, cli_tokens  # noqa: E402, F401  (they register commands)

@@ -69,6 +69,13 @@ class BotLog:
     output: bytes
 
 
+@dataclass(frozen=True)
+class TokenRow:
+    name: str
+    created_at: float
+    expires_at: float | None  # None: never
+
+
 class Ladder(Protocol):
     """What every ladder command needs; local (``LocalLadder``) or remote."""
 
@@ -82,6 +89,9 @@ class Ladder(Protocol):
         ...
 
     def status(self, silent_after: float) -> Status: ...
+    def tokens(self, token: str) -> list[TokenRow]: ...
+    def create_token(self, token: str, name: str, expires_at: float | None) -> str: ...
+    def revoke_token(self, token: str, name: str, user: str | None) -> None: ...
     def compare(
         self, token: str, a: str, b: str, settings: CompareSettings
     ) -> Iterator[CompareLine]:
@@ -168,6 +178,16 @@ class LocalLadder:
 
     def status(self, silent_after: float) -> Status:
         return status(self.store, silent_after=silent_after)
+
+    def tokens(self, token: str) -> list[TokenRow]:
+        user = self.store.authenticate(token)
+        return [TokenRow(t.name, t.created_at, t.expires_at) for t in self.store.tokens(user)]
+
+    def create_token(self, token: str, name: str, expires_at: float | None) -> str:
+        return self.store.create_token(self.store.authenticate(token), name, expires_at)
+
+    def revoke_token(self, token: str, name: str, user: str | None) -> None:
+        self.store.revoke_token(self.store.authenticate(token), name, user)
 
     def compare(
         self,

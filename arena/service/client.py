@@ -17,7 +17,7 @@ from typing import Any
 import grpc
 
 from arena import submission
-from arena.league.api import BotLog, MatchRow, SubmitOutcome, VersionRow
+from arena.league.api import BotLog, MatchRow, SubmitOutcome, TokenRow, VersionRow
 from arena.league.compare import CompareLine, CompareSettings
 from arena.league.standings import Standing
 from arena.league.status import Status
@@ -106,6 +106,19 @@ class RemoteLadder:
     def status(self, silent_after: float) -> Status:
         reply = self._call(self.stub.Status, pb.StatusRequest(silent_after=silent_after))
         return Status.from_json(json.loads(reply.status_json))
+
+    def tokens(self, token: str) -> list[TokenRow]:
+        reply = self._call(self.stub.ListTokens, pb.ListTokensRequest(), token=token)
+        return [TokenRow(t.name, t.created_at, t.expires_at or None) for t in reply.tokens]
+
+    def create_token(self, token: str, name: str, expires_at: float | None) -> str:
+        request = pb.CreateTokenRequest(name=name, expires_at=expires_at or 0)
+        made: str = self._call(self.stub.CreateToken, request, token=token).token
+        return made
+
+    def revoke_token(self, token: str, name: str, user: str | None) -> None:
+        request = pb.RevokeTokenRequest(name=name, user=user or "")
+        self._call(self.stub.RevokeToken, request, token=token)
 
     def compare(
         self, token: str, a: str, b: str, settings: CompareSettings

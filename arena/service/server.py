@@ -354,6 +354,30 @@ class ArenaService(rpc.ArenaServicer):
         for line, verdict in lines:
             yield pb.CompareUpdate(line=line, verdict=verdict or "")
 
+    @_rpc
+    def ListTokens(
+        self, request: pb.ListTokensRequest, context: grpc.ServicerContext
+    ) -> pb.ListTokensResponse:
+        infos = [
+            pb.TokenInfo(name=t.name, created_at=t.created_at, expires_at=t.expires_at or 0)
+            for t in self.ladder.tokens(token_of(context))
+        ]
+        return pb.ListTokensResponse(tokens=infos)
+
+    @_rpc
+    def CreateToken(
+        self, request: pb.CreateTokenRequest, context: grpc.ServicerContext
+    ) -> pb.CreateTokenResponse:
+        made = self.ladder.create_token(token_of(context), request.name, request.expires_at or None)
+        return pb.CreateTokenResponse(token=made)
+
+    @_rpc
+    def RevokeToken(
+        self, request: pb.RevokeTokenRequest, context: grpc.ServicerContext
+    ) -> pb.RevokeTokenResponse:
+        self.ladder.revoke_token(token_of(context), request.name, request.user or None)
+        return pb.RevokeTokenResponse()
+
 
 @dataclass
 class Serving:

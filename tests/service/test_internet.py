@@ -270,3 +270,31 @@ def test_sigterm_stops_the_server_within_its_grace(service: Service, tmp_path: P
         grpc.StatusCode.CANCELLED,
     )
     assert compare_counts(service)[MatchStatus.QUEUED] == 0
+
+
+def test_a_user_makes_lists_and_revokes_tokens_through_the_server(service: Service) -> None:
+    ann = service.local("user", "add", "ann").stdout.strip()
+    with service.store() as store:
+        bob = store.add_user("bob")
+        boss = store.add_user("boss", operator=True)
+    made = service.arena("token", "create", "laptop", "--expires-in-days", 1, "--token", ann)
+    assert made.returncode == 0, made.stderr
+    laptop = made.stdout.strip()
+    listed = service.arena("token", "list", "--token", laptop)
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split()[1] for line in listed.stdout.splitlines() if "UTC" in line] == [
+        "first",
+        "laptop",
+    ]
+    assert ann not in listed.stdout and laptop not in listed.stdout
+    assert error_line(
+        service.arena("token", "revoke", "first", "--user", "ann", "--token", bob)
+    ) == ("error: only an operator revokes another user's tokens")
+    assert service.arena("token", "revoke", "laptop", "--token", ann).returncode == 0
+    assert error_line(service.arena("token", "list", "--token", laptop)) == "error: wrong token"
+    revoked = service.arena("token", "revoke", "first", "--user", "ann", "--token", boss)
+    assert revoked.stdout == "token first of ann revoked\n"
+    assert error_line(service.arena("token", "list", "--token", ann)) == "error: wrong token"
+    assert error_line(service.arena("token", "list")).startswith(
+        "error: no token: pass --token or set ARENA_TOKEN (the arena's operator"
+    )

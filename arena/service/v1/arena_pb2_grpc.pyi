@@ -62,6 +62,12 @@ class ArenaStub:
     """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
     one message per pair in seed order, the last one with the verdict.
     """
+    ListTokens: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListTokensRequest, _arena_pb2.ListTokensResponse]
+    """The caller's own tokens (names and times, never the tokens); a new one; one revoked
+    (an operator may name another user's). All need a token.
+    """
+    CreateToken: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateTokenRequest, _arena_pb2.CreateTokenResponse]
+    RevokeToken: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RevokeTokenRequest, _arena_pb2.RevokeTokenResponse]
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -86,6 +92,12 @@ class ArenaAsyncStub(ArenaStub):
     """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
     one message per pair in seed order, the last one with the verdict.
     """
+    ListTokens: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListTokensRequest, _arena_pb2.ListTokensResponse]  # type: ignore[assignment]
+    """The caller's own tokens (names and times, never the tokens); a new one; one revoked
+    (an operator may name another user's). All need a token.
+    """
+    CreateToken: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateTokenRequest, _arena_pb2.CreateTokenResponse]  # type: ignore[assignment]
+    RevokeToken: _aio.UnaryUnaryMultiCallable[_arena_pb2.RevokeTokenRequest, _arena_pb2.RevokeTokenResponse]  # type: ignore[assignment]
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -155,5 +167,29 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
         one message per pair in seed order, the last one with the verdict.
         """
+
+    @_abc_1.abstractmethod
+    def ListTokens(
+        self,
+        request: _arena_pb2.ListTokensRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ListTokensResponse, _abc.Awaitable[_arena_pb2.ListTokensResponse]]:
+        """The caller's own tokens (names and times, never the tokens); a new one; one revoked
+        (an operator may name another user's). All need a token.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateToken(
+        self,
+        request: _arena_pb2.CreateTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.CreateTokenResponse, _abc.Awaitable[_arena_pb2.CreateTokenResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def RevokeToken(
+        self,
+        request: _arena_pb2.RevokeTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.RevokeTokenResponse, _abc.Awaitable[_arena_pb2.RevokeTokenResponse]]: ...
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
