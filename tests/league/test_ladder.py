@@ -41,10 +41,10 @@ def test_submit_play_and_read_the_ladder(arena: Arena, tmp_path: Path) -> None:
     token = added.stdout.strip()
     assert added.stdout == token + "\n"  # the token, alone on stdout
     assert "not shown again" in added.stderr
-    users = arena.rows()["users"]
-    assert len(users) == 1
-    assert token not in repr(users)  # kept only as its hash
-    assert hashlib.sha256(token.encode()).hexdigest() in repr(users)
+    rows = arena.rows()
+    assert len(rows["users"]) == 1 and len(rows["tokens"]) == 1
+    assert token not in repr(rows)  # kept only as its hash
+    assert hashlib.sha256(token.encode()).hexdigest() in repr(rows["tokens"])
 
     random_dir = bot_copy("random", tmp_path / "random")
     heuristic_zip = zip_of(bot_copy("heuristic", tmp_path / "heuristic"), tmp_path / "h.zip")
