@@ -8,9 +8,13 @@ frozen (``gc.freeze``): no later collection walks them.
 """
 
 import gc
+import os
 
 
 def main() -> None:
+    # gRPC's core would log a failed TLS handshake on stderr, beside the one ``error:`` line
+    # the client prints for it; it reads this as it is imported.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     gc.disable()
     try:
         from .cli import main as cli_main

@@ -501,4 +501,4 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-from . import cli_compare, cli_ladder, cli_server, cli_status, cli_web  # noqa: E402, F401  (they register commands)
+from . import cli_compare, cli_ladder, cli_server, cli_status, cli_tokens, cli_web  # noqa: E402, F401  (they register commands)

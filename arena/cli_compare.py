@@ -43,7 +43,7 @@ from typing import Annotated, Any
 import typer
 
 from .cli import SandboxOption, app, fail, out, sandbox_for, seed_or_random
-from .cli_ladder import ladder_for, token_of
+from .cli_ladder import PlaintextOption, TlsCaOption, ladder_for, token_of
 from .ladder import pair_score
 from .ladder.sprt import (
     PAIR,
@@ -68,6 +68,7 @@ from .play import (
 )
 from .render import forfeit_where, statistics_lines
 from .sandbox import Sandbox, SandboxError
+from .service.tls import ClientTls
 
 
 @app.command()
@@ -100,6 +101,8 @@ def compare(
     token: Annotated[
         str | None, typer.Option(help="With --server: your token (default: $ARENA_TOKEN).")
     ] = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """Play duplicate pairs of A+A against B+B until an SPRT says whether A is stronger."""
     if not (math.isfinite(elo0) and math.isfinite(elo1)):
@@ -119,7 +122,7 @@ def compare(
             seed, elo0, elo1, alpha, beta, max_pairs, pentanomial, batch=max(concurrency, 8)
         )
         secret = token_of(token)
-        with ladder_for(server) as ladder:
+        with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
             last = None
             for line, last in ladder.compare(secret, a, b, settings):  # noqa: B007
                 out.print(line, markup=False)

@@ -37,6 +37,7 @@ from .play import SAMPLE_BOTS
 from .render import deal_lines, forfeit_lines, statistics_lines
 from .sandbox import Sandbox, SandboxError
 from .service.client import RemoteError, RemoteLadder
+from .service.tls import ClientTls
 from .store import (
     Match,
     MatchSpec,
@@ -68,6 +69,23 @@ ServerOption = Annotated[
         show_default=False,
     ),
 ]
+TlsCaOption = Annotated[
+    Path | None,
+    typer.Option(
+        envvar="ARENA_TLS_CA",
+        help="With --server: the CA that signed its certificate (default: $ARENA_TLS_CA, "
+        "else the system's roots).",
+        show_default=False,
+    ),
+]
+PlaintextOption = Annotated[
+    bool,
+    typer.Option(
+        "--plaintext",
+        envvar="ARENA_PLAINTEXT",
+        help="With --server: no TLS (a server on loopback, or on a network you trust).",
+    ),
+]
 USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
 
 
@@ -86,14 +104,24 @@ def opened_store() -> Iterator[Store]:
         store.close()
 
 
+PLAINTEXT_OFF = ClientTls()  # TLS, trusting the system's roots
+
+
 @contextlib.contextmanager
 def ladder_for(
-    server: str | None, sandbox: str | None = None, *, fallback: bool = True
+    server: str | None,
+    sandbox: str | None = None,
+    tls: ClientTls = PLAINTEXT_OFF,
+    *,
+    fallback: bool = True,
 ) -> Iterator[Ladder]:
-    """The ladder on ``server`` (host:port), else the local store (its sandbox as
-    ``sandbox_for`` chooses it); every error as one ``error:`` line."""
+    """The ladder on ``server`` (host:port, over ``tls``), else the local store (its sandbox
+    as ``sandbox_for`` chooses it); every error as one ``error:`` line."""
     if server:
-        remote = RemoteLadder(server)
+        try:
+            remote = RemoteLadder(server, tls)
+        except ValueError as e:
+            fail(str(e))
         try:
             yield remote
         except (RemoteError, *USER_ERRORS) as e:
@@ -110,10 +138,16 @@ def data_dir(store: Store) -> DataDir:
     return DataDir(store, arena_home() / "cache")
 
 
+NO_TOKEN = (
+    "no token: pass --token or set ARENA_TOKEN (the arena's operator makes your first one:"
+    " arena user add NAME; then arena token create makes more)"
+)
+
+
 def token_of(token: str | None) -> str:
     token = token or os.environ.get("ARENA_TOKEN")
     if not token:
-        fail("no token: pass --token or set ARENA_TOKEN (arena user add NAME prints one)")
+        fail(NO_TOKEN)
     return token
 
 
@@ -130,10 +164,15 @@ def print_table(table: Table) -> None:
 
 
 @user_app.command("add")
-def user_add(name: Annotated[str, typer.Argument(help="The new user's name.")]) -> None:
+def user_add(
+    name: Annotated[str, typer.Argument(help="The new user's name.")],
+    operator: Annotated[
+        bool, typer.Option("--operator", help="May read every bot's logs.")
+    ] = False,
+) -> None:
     """Add a user and print their token (shown this once; only its hash is kept)."""
     with opened_store() as store:
-        token = store.add_user(name)
+        token = store.add_user(name, operator=operator)
     out.print(token, markup=False)
     err.print(f"user {name} added: keep the token above, it is not shown again", markup=False)
 
@@ -145,10 +184,12 @@ def submit_command(
     token: TokenOption = None,
     sandbox: SandboxOption = None,
     server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """Submit a bot version: checked, validated in one game, then it joins the ladder."""
     secret = token_of(token)
-    with ladder_for(server, sandbox, fallback=False) as ladder:
+    with ladder_for(server, sandbox, ClientTls(tls_ca, plaintext), fallback=False) as ladder:
         done = ladder.submit(secret, path, name)
     version = done.version
     if not done.new and version.status == "rejected":
@@ -164,9 +205,11 @@ def submit_command(
 
 
 @app.command("bots")
-def bots_command(server: ServerOption = None) -> None:
+def bots_command(
+    server: ServerOption = None, tls_ca: TlsCaOption = None, plaintext: PlaintextOption = False
+) -> None:
     """Every bot with its versions and their status."""
-    with ladder_for(server) as ladder:
+    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         versions = ladder.versions()
     table = Table("bot", "version", "status", "reason", "content")
     for v in versions:
@@ -182,9 +225,11 @@ def ladder_command(
     as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
     tournament: TournamentOption = LADDER,
     server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """The standings: Elo (applied in schedule order), the fit's 95% interval, W/D/L."""
-    with ladder_for(server) as ladder:
+    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         rows = ladder.standings(tournament)
     if as_json:
         print(json.dumps([row.as_json() for row in rows], indent=1))
@@ -223,9 +268,11 @@ def bot_command(
     as_json: Annotated[bool, typer.Option("--json", help="JSON: one object.")] = False,
     tournament: TournamentOption = LADDER,
     server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """A bot's statistics over its played matches, per version and in all, from the replays."""
-    with ladder_for(server) as ladder:
+    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         labels = [v.label for v in ladder.versions() if v.bot == name]
         if not labels:
             fail(f"no bot {name!r} on this ladder (arena bots lists them)")
@@ -267,9 +314,11 @@ def matches_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
     server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """The tournament's matches in schedule order: team A (seats 0+2 of game 1) against B."""
-    with ladder_for(server) as ladder:
+    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         rows = ladder.matches(tournament, status)
     if bot is not None:
         rows = [m for m in rows if bot in _bots_of(m.team0) | _bots_of(m.team1)]
@@ -322,11 +371,13 @@ def replay_show(
     game: Annotated[int, typer.Option(help="Which game of the duplicate pair: 1 or 2.")] = 1,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
     server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """Step through a played match's game in the terminal, deal by deal."""
     if game not in (1, 2):
         fail(f"--game is 1 or 2, got {game}")
-    with ladder_for(server) as ladder:
+    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         replay = ladder.replay(match_id, game)
     try:
         state = verify_replay(replay)
@@ -351,18 +402,22 @@ def replay_show(
 def logs_command(
     match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
     bot: Annotated[str, typer.Argument(help="A bot's name, or a seat 0-3 of the first game.")],
+    token: TokenOption = None,
     server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
-    """A bot's captured output in both games of a match."""
-    with ladder_for(server) as ladder:
-        logs = ladder.logs(match_id)
+    """A bot's captured output in both games of a match: yours only (an operator's: any)."""
+    secret = token_of(token)
+    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
+        logs = ladder.logs(secret, match_id)
     if bot.isdigit() and int(bot) < 4:
         wanted = [log for log in logs if log.first_seat == int(bot)]
     else:
         wanted = [log for log in logs if log.label.rsplit(" v", 1)[0] == bot]
         if not wanted:
             names = sorted({log.label for log in logs})
-            fail(f"match {match_id} has no bot {bot!r}: it has {', '.join(names)}")
+            fail(f"match {match_id} has no bot {bot!r} whose logs you may read: {', '.join(names)}")
     for log in wanted:
         out.print(inert(f"== game {log.game}, seat {log.seat} ({log.label}) =="), markup=False)
         if sys.stdout.isatty():  # a terminal gets no control character; a pipe, every byte

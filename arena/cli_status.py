@@ -10,9 +10,10 @@ import typer
 from rich.table import Table
 
 from .cli import app, cells, fail, out
-from .cli_ladder import ServerOption, ladder_for, print_table
+from .cli_ladder import PlaintextOption, ServerOption, TlsCaOption, ladder_for, print_table
 from .league.status import Status
 from .league.worker import WorkerConfig
+from .service.tls import ClientTls
 from .store import MatchStatus
 
 ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)
@@ -25,11 +26,13 @@ def status_command(
         float, typer.Option(help="A worker not heard from for this long (s) is silent.")
     ] = WorkerConfig.silent_after_s,
     server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """Queue depth, running matches, workers and their last heartbeat."""
     if silent_after <= 0:
         fail(f"--silent-after must be > 0, got {silent_after:g}")
-    with ladder_for(server) as ladder:
+    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         now = ladder.status(silent_after)
     if as_json:
         print(json.dumps(now.as_json(), indent=1))

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
     BotVersion,
+    Forbidden,
     Match,
     MatchStatus,
     NotFound,
@@ -78,6 +79,13 @@ class BotLog:
     output: bytes
 
 
+@dataclass(frozen=True)
+class TokenRow:
+    name: str
+    created_at: float
+    expires_at: float | None  # None: never
+
+
 def match_row(labels: Labels, m: Match) -> MatchRow:
     """How a match reads in a list: its teams by label, its points and winner once done."""
     (a, c), (b, d) = m.teams
@@ -102,8 +110,14 @@ class Ladder(Protocol):
     def standings(self, tournament: str) -> list[Standing]: ...
     def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]: ...
     def replay(self, match_id: int, game: int) -> dict[str, Any]: ...
-    def logs(self, match_id: int) -> list[BotLog]: ...
+    def logs(self, token: str, match_id: int) -> list[BotLog]:
+        """The logs of the token's user's bots in the match (every bot's for an operator)."""
+        ...
+
     def status(self, silent_after: float) -> Status: ...
+    def tokens(self, token: str) -> list[TokenRow]: ...
+    def create_token(self, token: str, name: str, expires_at: float | None) -> str: ...
+    def revoke_token(self, token: str, name: str, user: str | None) -> None: ...
     def compare(
         self, token: str, a: str, b: str, settings: CompareSettings
     ) -> Iterator[CompareLine]:
@@ -167,26 +181,50 @@ class LocalLadder:
         replay: dict[str, Any] = self.data.read_json(match.replay_path)["games"][game - 1]
         return replay
 
-    def logs(self, match_id: int) -> list[BotLog]:
+    def logs(self, token: str, match_id: int) -> list[BotLog]:
+        user = self.store.authenticate(token)
         match = self._played(match_id)
         assert match.logs_path is not None
+        owners = [self.store.bot_by_id(self.store.version(v).bot_id).owner_id for v in match.seats]
+        readable = [user.operator or owner == user.id for owner in owners]
+        if not any(readable):
+            raise Forbidden(f"match {match_id} has none of your bots: its logs are their owners'")
         logs = self.data.read_json(match.logs_path)
         labels = [self.labels(v) for v in match.seats]
         return [
             BotLog(game, at, seat, labels[seat], self.data.read_blob(logs[f"game{game}"][at]))
             for game in (1, 2)
             for seat in range(4)
+            if readable[seat]
             for at in [seat if game == 1 else (seat + 1) % 4]  # the second game is rotated
         ]
 
     def status(self, silent_after: float) -> Status:
         return status(self.store, silent_after=silent_after)
 
+    def tokens(self, token: str) -> list[TokenRow]:
+        user = self.store.authenticate(token)
+        return [TokenRow(t.name, t.created_at, t.expires_at) for t in self.store.tokens(user)]
+
+    def create_token(self, token: str, name: str, expires_at: float | None) -> str:
+        return self.store.create_token(self.store.authenticate(token), name, expires_at)
+
+    def revoke_token(self, token: str, name: str, user: str | None) -> None:
+        self.store.revoke_token(self.store.authenticate(token), name, user)
+
     def compare(
-        self, token: str, a: str, b: str, settings: CompareSettings
+        self,
+        token: str,
+        a: str,
+        b: str,
+        settings: CompareSettings,
+        *,
+        stop: Callable[[], bool] = lambda: False,
     ) -> Iterator[CompareLine]:
+        """``stop``: asked while waiting for the workers; once true, the comparison ends
+        there, its queued pairs cancelled (a caller gone away)."""
         self.store.authenticate(token)
-        return compare_queued(self.store, a, b, settings)
+        return compare_queued(self.store, a, b, settings, stop=stop)
 
     # ------------------------------------------------------------------ helpers
 

@@ -11,7 +11,7 @@ game, exactly as the local ``arena compare`` plays it, so both give the same pai
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, Verdict, closing_lines, opening_line
@@ -69,9 +69,16 @@ def resolve_version(store: Store, spec: str) -> BotVersion:
 
 
 def compare_queued(
-    store: Store, a: str, b: str, settings: CompareSettings
+    store: Store,
+    a: str,
+    b: str,
+    settings: CompareSettings,
+    *,
+    stop: Callable[[], bool] = lambda: False,
 ) -> Iterator[CompareLine]:
-    """The comparison's lines as the workers finish its pairs (run it while you read)."""
+    """The comparison's lines as the workers finish its pairs (run it while you read).
+    Once ``stop()`` is true it ends where it is, without a verdict, its queued pairs
+    cancelled."""
     sprt = settings.sprt()
     va, vb = resolve_version(store, a), resolve_version(store, b)
     assert va.id is not None and vb.id is not None
@@ -91,6 +98,8 @@ def compare_queued(
                 seeds = range(settings.seed + queued, settings.seed + wanted)
                 store.enqueue(tid, [MatchSpec(seed, teams) for seed in seeds])
                 queued = wanted
+            if stop():
+                return
             ready = _next_done(store, tid, sprt.pairs)
             if ready is None:
                 time.sleep(settings.poll_s)

@@ -2,27 +2,29 @@
 server``, so ``arena --server HOST:PORT ...`` runs the same commands as locally.
 
 A failed call raises ``RemoteError`` with the server's one-line message (or, when nothing
-answers, one naming the address).
+answers or the two ends disagree about TLS, one naming the address). The channel speaks TLS
+unless told otherwise (``arena.service.tls``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 import grpc
 
 from arena import submission
-from arena.league.api import BotLog, MatchRow, SubmitOutcome, VersionRow
+from arena.league.api import BotLog, MatchRow, SubmitOutcome, TokenRow, VersionRow
 from arena.league.compare import CompareLine, CompareSettings
 from arena.league.standings import Standing
 from arena.league.status import Status
 from arena.store import MatchStatus
 
 from .convert import standing_row, version_row
+from .tls import ClientTls, client_channel
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
 
@@ -40,9 +42,10 @@ class RemoteError(Exception):
 
 
 class RemoteLadder:
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, tls: ClientTls) -> None:
         self.address = address
-        self.channel = grpc.insecure_channel(address)
+        self.tls = tls
+        self.channel = client_channel(address, tls)
         self.stub = rpc.ArenaStub(self.channel)
 
     def close(self) -> None:
@@ -82,13 +85,40 @@ class RemoteLadder:
         replay: dict[str, Any] = json.loads(self._call(self.stub.GetReplay, request).replay_json)
         return replay
 
-    def logs(self, match_id: int) -> list[BotLog]:
-        reply = self._call(self.stub.GetLogs, pb.GetLogsRequest(match_id=match_id))
-        return [_row(BotLog, entry) for entry in reply.logs]
+    def logs(self, token: str, match_id: int) -> list[BotLog]:
+        request = pb.GetLogsRequest(match_id=match_id)
+        logs: list[BotLog] = []
+        chunks: list[bytes] = []
+        try:
+            for part in self.stub.GetLogs(request, timeout=QUERY_S, metadata=_auth(token)):
+                if not logs or (part.game, part.seat) != (logs[-1].game, logs[-1].seat):
+                    if logs:
+                        logs[-1] = replace(logs[-1], output=b"".join(chunks))
+                    logs.append(BotLog(part.game, part.seat, part.first_seat, part.label, b""))
+                    chunks = []
+                chunks.append(part.output)
+        except grpc.RpcError as e:
+            raise self._error(e) from None
+        if logs:
+            logs[-1] = replace(logs[-1], output=b"".join(chunks))
+        return logs
 
     def status(self, silent_after: float) -> Status:
         reply = self._call(self.stub.Status, pb.StatusRequest(silent_after=silent_after))
         return Status.from_json(json.loads(reply.status_json))
+
+    def tokens(self, token: str) -> list[TokenRow]:
+        reply = self._call(self.stub.ListTokens, pb.ListTokensRequest(), token=token)
+        return [TokenRow(t.name, t.created_at, t.expires_at or None) for t in reply.tokens]
+
+    def create_token(self, token: str, name: str, expires_at: float | None) -> str:
+        request = pb.CreateTokenRequest(name=name, expires_at=expires_at or 0)
+        made: str = self._call(self.stub.CreateToken, request, token=token).token
+        return made
+
+    def revoke_token(self, token: str, name: str, user: str | None) -> None:
+        request = pb.RevokeTokenRequest(name=name, user=user or "")
+        self._call(self.stub.RevokeToken, request, token=token)
 
     def compare(
         self, token: str, a: str, b: str, settings: CompareSettings
@@ -118,11 +148,31 @@ class RemoteLadder:
     def _error(self, e: grpc.RpcError) -> RemoteError:
         code: grpc.StatusCode = e.code()
         details: str = e.details() or code.name
-        if code == grpc.StatusCode.UNAVAILABLE and "failed to connect" in details.lower():
-            return RemoteError(f"server {self.address} does not answer", code)
+        lowered = details.lower()
+        if code == grpc.StatusCode.UNAVAILABLE and "failed to connect" in lowered:
+            if "ssl" in lowered or "handshake" in lowered or "certificate" in lowered:
+                return RemoteError(f"server {self.address}: TLS failed ({_tls_why(details)})", code)
+            if not self.tls.plaintext:
+                return RemoteError(f"server {self.address} does not answer", code)
+        if code == grpc.StatusCode.UNAVAILABLE and self.tls.plaintext:
+            return RemoteError(
+                f"server {self.address} does not answer in plaintext: does it speak TLS? "
+                "(drop --plaintext, and give --tls-ca FILE unless its certificate is public)",
+                code,
+            )
         if code == grpc.StatusCode.DEADLINE_EXCEEDED:
             return RemoteError(f"server {self.address} did not answer in time", code)
         return RemoteError(details, code)
+
+
+def _tls_why(details: str) -> str:
+    """The end of gRPC's handshake error: what OpenSSL said, without the address list."""
+    why = details.rsplit(":", 1)[-1].strip()
+    if "WRONG_VERSION_NUMBER" in details:
+        return "the server does not speak TLS: pass --plaintext if it is on loopback"
+    if "CERTIFICATE_VERIFY_FAILED" in details:
+        return "its certificate is not signed by a trusted CA: pass --tls-ca FILE"
+    return why or details
 
 
 def _auth(token: str) -> tuple[tuple[str, str], ...]:

@@ -2,22 +2,26 @@
 
 Every call is logged as one structured event (method, peer, status code, milliseconds).
 Errors become status codes with the error's one-line message (see protos/arena/service/
-v1/arena.proto). An upload is spooled to a private file and handed to ``submit`` only once
-it is whole; a server killed mid-upload leaves only its spool file, cleared at the next
-start, and nothing in the database.
+v1/arena.proto). Each call counts against the server's limits (``limits.ServiceLimits``)
+before it does anything. An upload is spooled to a private file and handed to ``submit``
+only once it is whole; a server killed mid-upload leaves only its spool file, cleared at
+the next start, and nothing in the database.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
+import queue
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent import futures
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,22 +32,36 @@ from arena.league.api import LocalLadder, NoResult
 from arena.league.compare import CompareSettings
 from arena.league.worker import WorkerConfig
 from arena.sandbox import SandboxError
-from arena.store import AuthError, MatchStatus, NameTaken, NotFound, StoreError, Unavailable
+from arena.store import (
+    AuthError,
+    Forbidden,
+    MatchStatus,
+    NameTaken,
+    NotFound,
+    StoreError,
+    Unavailable,
+    User,
+)
 from arena.submission import MAX_SUBMISSION_BYTES, SubmissionError
 
 from .convert import standing_message, version_message
+from .limits import Gate, LimitReached, RateLimit, ServiceLimits
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
 
 log = logging.getLogger("arena.server")
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
+DEFAULT_LIMITS = ServiceLimits()
+LOG_PART = 256 * 1024  # a log travels in parts this big, far below gRPC's 4 MiB per message
 T = TypeVar("T")
 
 # The first matching class decides the status code.
 CODES: list[tuple[type[BaseException], grpc.StatusCode]] = [
+    (LimitReached, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (AuthError, grpc.StatusCode.UNAUTHENTICATED),
     (NotFound, grpc.StatusCode.NOT_FOUND),
     (NameTaken, grpc.StatusCode.PERMISSION_DENIED),
+    (Forbidden, grpc.StatusCode.PERMISSION_DENIED),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     (SandboxError, grpc.StatusCode.UNAVAILABLE),
     (NoResult, grpc.StatusCode.FAILED_PRECONDITION),
@@ -70,7 +88,8 @@ def _rpc(method: Callable[..., T]) -> Callable[..., T]:
         started = time.perf_counter()
         code = grpc.StatusCode.OK
         try:
-            return method(self, request, context)
+            with self.calls.hold(caller_of(context)):
+                return method(self, request, context)
         except Exception as e:
             code, message = _status(e)
             context.abort(code, message)
@@ -94,11 +113,12 @@ def _stream(
         code = grpc.StatusCode.OK
         items = method(self, request, context)
         try:
-            for item in items:
-                if not context.is_active():
-                    code = grpc.StatusCode.CANCELLED
-                    return
-                yield item
+            with self.calls.hold(caller_of(context)):
+                for item in items:
+                    if not context.is_active():
+                        code = grpc.StatusCode.CANCELLED
+                        return
+                    yield item
         except Exception as e:
             code, message = _status(e)
             context.abort(code, message)
@@ -134,26 +154,114 @@ def _log_call(
     )
 
 
-def token_of(context: grpc.ServicerContext) -> str:
+def bearer_of(context: grpc.ServicerContext) -> str | None:
     for key, value in context.invocation_metadata():
         if key == "authorization" and isinstance(value, str) and value.startswith("Bearer "):
             return value.removeprefix("Bearer ").strip()
-    raise Refused(
-        grpc.StatusCode.UNAUTHENTICATED, "no token: this call needs authorization: Bearer <token>"
-    )
+    return None
+
+
+def token_of(context: grpc.ServicerContext) -> str:
+    token = bearer_of(context)
+    if token is None:
+        raise Refused(
+            grpc.StatusCode.UNAUTHENTICATED,
+            "no token: this call needs authorization: Bearer <token>"
+            " (the arena's operator gives you one)",
+        )
+    return token
+
+
+def caller_of(context: grpc.ServicerContext) -> str:
+    """Whom a call counts against: its token (hashed), else its address without the port."""
+    token = bearer_of(context)
+    if token is not None:
+        return "token:" + hashlib.sha256(token.encode()).hexdigest()[:16]
+    return "peer:" + context.peer().rsplit(":", 1)[0]
+
+
+def _parts(
+    request_iterator: Iterator[pb.SubmitRequest],
+    context: grpc.ServicerContext,
+    limits: ServiceLimits,
+) -> Iterator[pb.SubmitRequest]:
+    """The upload's messages, read by a thread of their own so that a caller who stops
+    sending is refused after ``upload_idle_s`` (``upload_total_s`` in all) instead of holding
+    the call forever; the reader ends with the call."""
+    inbox: queue.Queue[pb.SubmitRequest | BaseException | None] = queue.Queue(maxsize=4)
+
+    def put(item: pb.SubmitRequest | BaseException | None) -> bool:
+        while context.is_active():  # once the call has ended, nobody takes any more
+            try:
+                inbox.put(item, timeout=0.5)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def read() -> None:
+        try:
+            for part in request_iterator:
+                if not put(part):
+                    return
+            put(None)
+        except BaseException as e:  # the call ended (cancelled, or the server stopping)
+            put(e)
+
+    threading.Thread(target=read, name="upload-reader", daemon=True).start()
+    ends = time.monotonic() + limits.upload_total_s
+    while True:
+        idle_ends = time.monotonic() + limits.upload_idle_s
+        while True:
+            if not context.is_active():
+                raise Refused(grpc.StatusCode.CANCELLED, "the upload was cancelled")
+            left = min(idle_ends, ends) - time.monotonic()
+            if left <= 0:
+                if time.monotonic() >= ends:
+                    raise LimitReached(
+                        f"upload took over {limits.upload_total_s:g} s (upload_total_s)"
+                    )
+                raise LimitReached(
+                    f"upload sent nothing for {limits.upload_idle_s:g} s (upload_idle_s)"
+                )
+            try:
+                part = inbox.get(timeout=min(left, 0.5))
+                break
+            except queue.Empty:
+                continue
+        if part is None and context.is_active():
+            return
+        if part is None or isinstance(part, BaseException):  # an end that is no end
+            raise Refused(grpc.StatusCode.CANCELLED, "the upload was cancelled")
+        yield part
 
 
 class ArenaService(rpc.ArenaServicer):
-    def __init__(self, ladder: LocalLadder, spool: Path) -> None:
+    def __init__(self, ladder: LocalLadder, spool: Path, limits: ServiceLimits) -> None:
         self.ladder = ladder
         self.spool = spool
+        self.limits = limits
+        self.calls = Gate("calls", limits.max_calls, limits.max_calls_per_user)
+        self.uploads = Gate("uploads", limits.max_uploads, limits.max_uploads_per_user)
+        self.submits = RateLimit("submissions", limits.submits_per_hour, "submits_per_hour")
+        self.compares = RateLimit("comparisons", limits.compares_per_hour, "compares_per_hour")
+
+    def _user(self, context: grpc.ServicerContext) -> tuple[str, User]:
+        token = token_of(context)
+        return token, self.ladder.store.authenticate(token)
 
     @_rpc
     def Submit(
         self, request_iterator: Iterator[pb.SubmitRequest], context: grpc.ServicerContext
     ) -> pb.SubmitResponse:
-        token = token_of(context)
-        self.ladder.store.authenticate(token)  # refuse before reading the upload
+        token, user = self._user(context)  # refuse before reading the upload
+        with self.uploads.hold(user.name):
+            self.submits.take(user.name)
+            return self._upload(token, _parts(request_iterator, context, self.limits))
+
+    def _upload(
+        self, token: str, request_iterator: Iterator[pb.SubmitRequest]
+    ) -> pb.SubmitResponse:
         first = next(request_iterator, None)
         if first is None or first.WhichOneof("part") != "header":
             raise ValueError("an upload starts with its header (the bot's name and file name)")
@@ -205,12 +313,14 @@ class ArenaService(rpc.ArenaServicer):
         replay = self.ladder.replay(request.match_id, request.game)
         return pb.GetReplayResponse(replay_json=json.dumps(replay))
 
-    @_rpc
+    @_stream
     def GetLogs(
         self, request: pb.GetLogsRequest, context: grpc.ServicerContext
-    ) -> pb.GetLogsResponse:
-        logs = self.ladder.logs(request.match_id)
-        return pb.GetLogsResponse(logs=[pb.BotLog(**asdict(entry)) for entry in logs])
+    ) -> Generator[pb.LogPart, None, None]:
+        for entry in self.ladder.logs(token_of(context), request.match_id):
+            output = entry.output
+            for at in range(0, max(len(output), 1), LOG_PART):
+                yield pb.LogPart(**asdict(replace(entry, output=output[at : at + LOG_PART])))
 
     @_rpc
     def Status(self, request: pb.StatusRequest, context: grpc.ServicerContext) -> pb.StatusResponse:
@@ -221,31 +331,101 @@ class ArenaService(rpc.ArenaServicer):
     def Compare(
         self, request: pb.CompareRequest, context: grpc.ServicerContext
     ) -> Generator[pb.CompareUpdate, None, None]:
-        token = token_of(context)
+        token, user = self._user(context)
+        self.compares.take(user.name)
+        limits = self.limits
         settings = CompareSettings(
             seed=request.seed,
             elo0=request.elo0,
             elo1=request.elo1,
             alpha=request.alpha,
             beta=request.beta,
-            max_pairs=request.max_pairs,
+            max_pairs=min(request.max_pairs, limits.max_pairs),
             pentanomial=request.pentanomial,
-            batch=request.batch or CompareSettings.batch,
+            batch=min(request.batch or CompareSettings.batch, limits.max_batch),
         )
-        for line, verdict in self.ladder.compare(token, request.a, request.b, settings):
+        if request.max_pairs > limits.max_pairs:
+            yield pb.CompareUpdate(
+                line=f"max pairs {request.max_pairs} capped at {limits.max_pairs} by the server"
+            )
+        gone = threading.Event()  # the caller went away, or the server is stopping
+        context.add_callback(gone.set)
+        lines = self.ladder.compare(token, request.a, request.b, settings, stop=gone.is_set)
+        for line, verdict in lines:
             yield pb.CompareUpdate(line=line, verdict=verdict or "")
 
+    @_rpc
+    def ListTokens(
+        self, request: pb.ListTokensRequest, context: grpc.ServicerContext
+    ) -> pb.ListTokensResponse:
+        infos = [
+            pb.TokenInfo(name=t.name, created_at=t.created_at, expires_at=t.expires_at or 0)
+            for t in self.ladder.tokens(token_of(context))
+        ]
+        return pb.ListTokensResponse(tokens=infos)
 
-def serve(address: str, ladder: LocalLadder, spool: Path, *, threads: int = 16) -> grpc.Server:
-    """Start serving on ``address`` (host:port; port 0 picks one: ``server.port``)."""
+    @_rpc
+    def CreateToken(
+        self, request: pb.CreateTokenRequest, context: grpc.ServicerContext
+    ) -> pb.CreateTokenResponse:
+        made = self.ladder.create_token(token_of(context), request.name, request.expires_at or None)
+        return pb.CreateTokenResponse(token=made)
+
+    @_rpc
+    def RevokeToken(
+        self, request: pb.RevokeTokenRequest, context: grpc.ServicerContext
+    ) -> pb.RevokeTokenResponse:
+        self.ladder.revoke_token(token_of(context), request.name, request.user or None)
+        return pb.RevokeTokenResponse()
+
+
+@dataclass
+class Serving:
+    server: grpc.Server
+    port: int
+    service: ArenaService
+
+    def stop(self, grace: float) -> bool:
+        """Stop taking calls, cancel those still running after ``grace`` seconds; whether
+        every call's handler has returned a second later (some, a validation game being
+        played, notice only when done)."""
+        self.server.stop(grace).wait()
+        deadline = time.monotonic() + 1
+        while self.service.calls.in_progress and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return not self.service.calls.in_progress
+
+
+def serve(
+    address: str,
+    ladder: LocalLadder,
+    spool: Path,
+    *,
+    limits: ServiceLimits = DEFAULT_LIMITS,
+    credentials: grpc.ServerCredentials | None = None,
+) -> Serving:
+    """Start serving on ``address`` (host:port; port 0 picks one), with TLS when given
+    ``credentials``."""
     shutil.rmtree(spool, ignore_errors=True)  # half uploads of a server that was killed
     spool.mkdir(parents=True, exist_ok=True)
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads))
-    rpc.add_ArenaServicer_to_server(ArenaService(ladder, spool), server)
-    port = server.add_insecure_port(address)
+    # A thread for every call the limits let in, and a few to refuse the rest with their
+    # message; past those gRPC refuses on its own (RESOURCE_EXHAUSTED) rather than queue.
+    threads = limits.max_calls + 4
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="call"),
+        maximum_concurrent_rpcs=threads,
+    )
+    service = ArenaService(ladder, spool, limits)
+    rpc.add_ArenaServicer_to_server(service, server)
+    if credentials is None:
+        port = server.add_insecure_port(address)
+    else:
+        port = server.add_secure_port(address, credentials)
     if port == 0:
         raise ValueError(f"cannot listen on {address}")
     server.start()
-    server.port = port  # type: ignore[attr-defined]
-    log.info("serving", extra={"event": "serving", "address": address, "port": port})
-    return server
+    log.info(
+        "serving",
+        extra={"event": "serving", "address": address, "port": port, "tls": bool(credentials)},
+    )
+    return Serving(server, port, service)

@@ -5,7 +5,7 @@ ratings. SQLite by default (``$ARENA_HOME/arena.db``), PostgreSQL by ``ARENA_DAT
 from arena.home import arena_home
 
 from .db import database_url, open_store
-from .errors import AuthError, NameTaken, NotFound, StoreError, Unavailable
+from .errors import AuthError, Forbidden, NameTaken, NotFound, StoreError, Unavailable
 from .models import (
     Blob,
     Bot,
@@ -14,6 +14,7 @@ from .models import (
     MatchStatus,
     Rating,
     RatingChange,
+    Token,
     Tournament,
     TournamentFormat,
     TournamentKind,
@@ -29,6 +30,7 @@ __all__ = [
     "Bot",
     "BotVersion",
     "Entry",
+    "Forbidden",
     "ForfeitInfo",
     "Match",
     "MatchResult",
@@ -41,6 +43,7 @@ __all__ = [
     "RatingStep",
     "Store",
     "StoreError",
+    "Token",
     "Tournament",
     "TournamentFormat",
     "TournamentKind",

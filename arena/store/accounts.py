@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 import time
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -14,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from .base import StoreBase
 from .blobs import put_blob
-from .errors import AuthError, NameTaken, NotFound, StoreError
+from .errors import NameTaken, NotFound, StoreError
 from .models import (
     Bot,
     BotVersion,
@@ -24,6 +21,7 @@ from .models import (
     User,
     VersionStatus,
 )
+from .tokens import new_token
 
 
 class Entry(NamedTuple):
@@ -33,34 +31,23 @@ class Entry(NamedTuple):
     version: BotVersion
 
 
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class Accounts(StoreBase):
     # ------------------------------------------------------------------ users
 
-    def add_user(self, name: str) -> str:
-        """Create a user; returns the token, which is shown once and stored only hashed."""
+    def add_user(self, name: str, *, operator: bool = False) -> str:
+        """Create a user (an ``operator`` reads every bot's logs) with a first token, named
+        ``first``; returns the token, which is shown once and stored only hashed."""
         _check_name("user", name)
-        token = secrets.token_urlsafe(32)
 
-        def add(session: Session) -> None:
+        def add(session: Session) -> str:
             if session.exec(select(User).where(User.name == name)).first() is not None:
                 raise NameTaken(f"user name {name!r} is taken")
-            session.add(User(name=name, token_hash=token_hash(token), created_at=time.time()))
+            user = User(name=name, created_at=time.time(), operator=operator)
+            session.add(user)
             session.flush()
+            return new_token(session, _id(user), "first", None)
 
-        self._retrying(add)
-        return token
-
-    def authenticate(self, token: str) -> User:
-        digest = token_hash(token)
-        with self._session() as session:
-            user = session.exec(select(User).where(User.token_hash == digest)).first()
-        if user is None or not hmac.compare_digest(user.token_hash, digest):
-            raise AuthError("wrong token")
-        return user
+        return self._retrying(add)
 
     def user(self, name: str) -> User:
         with self._session() as session:

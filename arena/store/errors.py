@@ -15,7 +15,11 @@ class Unavailable(StoreError):
 
 
 class AuthError(StoreError):
-    """A wrong token."""
+    """A wrong token, or none."""
+
+
+class Forbidden(StoreError):
+    """A user asking for what is another user's (another's bot's logs)."""
 
 
 class NameTaken(StoreError):

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-HEAD = "0002"  # the newest script's revision: tests/store/test_migrations.py holds it to that
+HEAD = "0004"  # the newest script's revision: tests/store/test_migrations.py holds it to that
 # Two processes opening a fresh PostgreSQL database at once: one migrates, the other waits.
 _PG_LOCK_KEY = 0x41524E41  # "ARNA"
 
@@ -57,14 +57,26 @@ def upgrade_to_head(engine: Engine) -> None:
     from alembic import command
 
     head = head_revision()
-    with (
-        engine.connect().execution_options(sqlite_immediate=True) as connection,
-        connection.begin(),
-    ):
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY})
-        if current_revision(connection) != head:
-            command.upgrade(alembic_config(connection), "head")
+    with engine.connect().execution_options(sqlite_immediate=True) as connection:
+        # SQLite alters a table by rebuilding it: dropping the old one while other tables
+        # refer to it. Its foreign keys are off meanwhile (outside a transaction is the only
+        # time that can be set) and checked whole before the migration commits.
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+        try:
+            with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY}
+                    )
+                if current_revision(connection) != head:
+                    command.upgrade(alembic_config(connection), "head")
+                if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+                    raise RuntimeError("a migration broke a foreign key")
+        finally:
+            if sqlite:
+                connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
 
 
 def schema_diff(engine: Engine) -> list[Any]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 
@@ -64,8 +64,23 @@ class User(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=64, unique=True)
+    created_at: float
+    # An operator reads every bot's logs; other users, their own bots' only.
+    operator: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+
+
+class Token(SQLModel, table=True):
+    """One of a user's tokens, by the name its user gave it; kept only as its hash."""
+
+    __tablename__: ClassVar[str] = "tokens"
+    __table_args__ = (UniqueConstraint("user_id", "name", name="uq_tokens_user_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    name: str = Field(max_length=64)
     token_hash: str = Field(max_length=64, unique=True)  # sha256 hex of the token
     created_at: float
+    expires_at: float | None = None  # None: until revoked
 
 
 class Bot(SQLModel, table=True):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .accounts import Accounts, Entry, token_hash
+from .accounts import Accounts, Entry
 from .blobs import Blobs
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
+from .tokens import Tokens, token_hash
 from .workers import Workers
 
 __all__ = [
@@ -20,6 +21,6 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Blobs, Queue, Ratings, Workers):
-    """Users and bots, tournaments, stored files, the match queue, ratings and workers; open it with
-    ``arena.store.open_store``. Each method is one transaction."""
+class Store(Accounts, Tokens, Blobs, Queue, Ratings, Workers):
+    """Users and their tokens, bots, tournaments, stored files, the match queue, ratings and
+    workers; open it with ``arena.store.open_store``. Each method is one transaction."""

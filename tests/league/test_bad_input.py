@@ -74,7 +74,8 @@ def test_a_wrong_token(seeded: Seeded, tmp_path: Path) -> None:
     from_env = arena.run("submit", new, "--name", "new", env={"ARENA_TOKEN": "nope"})
     assert seeded.refused(from_env) == "error: wrong token"
     assert seeded.refused(arena.run("submit", new, "--name", "new")) == (
-        "error: no token: pass --token or set ARENA_TOKEN (arena user add NAME prints one)"
+        "error: no token: pass --token or set ARENA_TOKEN (the arena's operator makes your"
+        " first one: arena user add NAME; then arena token create makes more)"
     )
 
 
@@ -164,7 +165,7 @@ def test_a_bot_that_fails_validation(seeded: Seeded, tmp_path: Path) -> None:
 
 def test_an_unknown_match(seeded: Seeded) -> None:
     arena = seeded.arena
-    for command in (("replay", 999), ("logs", 999, "random")):
+    for command in (("replay", 999), ("logs", 999, "random", "--token", seeded.alice)):
         assert seeded.refused(arena.run(*command)) == "error: unknown match 999"
     with arena.store() as store:
         (queued,) = store.matches(store.tournament("ladder").id)  # type: ignore[arg-type]

@@ -41,10 +41,10 @@ def test_submit_play_and_read_the_ladder(arena: Arena, tmp_path: Path) -> None:
     token = added.stdout.strip()
     assert added.stdout == token + "\n"  # the token, alone on stdout
     assert "not shown again" in added.stderr
-    users = arena.rows()["users"]
-    assert len(users) == 1
-    assert token not in repr(users)  # kept only as its hash
-    assert hashlib.sha256(token.encode()).hexdigest() in repr(users)
+    rows = arena.rows()
+    assert len(rows["users"]) == 1 and len(rows["tokens"]) == 1
+    assert token not in repr(rows)  # kept only as its hash
+    assert hashlib.sha256(token.encode()).hexdigest() in repr(rows["tokens"])
 
     random_dir = bot_copy("random", tmp_path / "random")
     heuristic_zip = zip_of(bot_copy("heuristic", tmp_path / "heuristic"), tmp_path / "h.zip")
@@ -107,14 +107,14 @@ def test_submit_play_and_read_the_ladder(arena: Arena, tmp_path: Path) -> None:
     # The second game seats the first game's team 0 at seats 1+3.
     assert replay2[-1] == f"final: team 0 {played.game2_team1} · team 1 {played.game2_team0}"
 
-    logs = arena.ok("logs", match.id, "random").stdout
+    logs = arena.ok("logs", match.id, "random", "--token", token).stdout
     seats = [s for s, v in enumerate(match.seats) if v == random_v.id]
     headers = [line for line in logs.splitlines() if line.startswith("== ")]
     assert headers == [f"== game 1, seat {s} (random v1) ==" for s in seats] + [
         f"== game 2, seat {(s + 1) % 4} (random v1) ==" for s in seats
     ]
     assert logs.count("random serving on") == 4 and "heuristic" not in logs
-    nobody = arena.run("logs", match.id, "montecarlo")
+    nobody = arena.run("logs", match.id, "montecarlo", "--token", token)
     assert nobody.returncode == 2
     assert "has no bot 'montecarlo'" in error_line(nobody)
 

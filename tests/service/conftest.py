@@ -1,7 +1,8 @@
 """A real ``arena server`` and real ``arena worker`` processes on loopback, sharing one
 PostgreSQL schema (``.ci/postgres``), each with its own ARENA_HOME: nothing but the database
-URL is shared, as between machines. Bots run in the process sandbox (tests/sandbox covers
-the containers)."""
+URL is shared, as between machines. The server speaks TLS, with a certificate from a CA made
+for the test, which the clients trust (``ARENA_TLS_CA``). Bots run in the process sandbox
+(tests/sandbox covers the containers)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from arena.store import Store, open_store
 from tests.cli.runner import arena_executable, run_arena
 from tests.store.conftest import postgres_schema_url
 
+from .certs import Certs, make_certs
+
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots"
 
 
@@ -35,6 +38,7 @@ def free_port() -> int:
 class Service:
     url: str  # the one PostgreSQL schema everything shares
     root: Path
+    certs: Certs
     port: int = field(default_factory=free_port)
     server: subprocess.Popen[str] | None = None
     workers: list[subprocess.Popen[str]] = field(default_factory=list)
@@ -64,10 +68,18 @@ class Service:
             start_new_session=True,
         )
 
-    def start_server(self) -> None:
-        self.server = self._spawn("server", "server", "--listen", self.address, "--grace", 1)
-        with grpc.insecure_channel(self.address) as channel:
+    def start_server(self, *args: object) -> None:
+        tls = ("--tls-cert", self.certs.cert, "--tls-key", self.certs.key)
+        self.server = self._spawn(
+            "server", "server", "--listen", self.address, "--grace", 1, *tls, *args
+        )
+        with self.channel() as channel:
             grpc.channel_ready_future(channel).result(timeout=60)
+
+    def channel(self) -> grpc.Channel:
+        """A channel to the server that trusts the test's CA."""
+        roots = grpc.ssl_channel_credentials(self.certs.ca.read_bytes())
+        return grpc.secure_channel(self.address, roots)
 
     def kill_server(self) -> None:
         assert self.server is not None
@@ -83,7 +95,8 @@ class Service:
         """``arena ARGS --server ...`` as an author on another machine: no database URL."""
         env = self.env(home)
         env["ARENA_DATABASE_URL"] = "postgresql+psycopg://nobody@127.0.0.1:1/none"
-        return run_arena(*args, env=env | {"ARENA_SERVER": self.address})
+        env |= {"ARENA_SERVER": self.address, "ARENA_TLS_CA": str(self.certs.ca)}
+        return run_arena(*args, env=env)
 
     def local(self, *args: object) -> subprocess.CompletedProcess[str]:
         """``arena ARGS`` on the database itself, as an operator."""
@@ -107,7 +120,7 @@ class Service:
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Service]:
     for url in postgres_schema_url():
-        svc = Service(url, tmp_path)
+        svc = Service(url, tmp_path, make_certs(tmp_path / "certs"))
         try:
             svc.start_server()
             yield svc

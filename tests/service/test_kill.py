@@ -46,7 +46,7 @@ def test_killing_the_server_loses_nothing(service: Service, tmp_path: Path) -> N
         yield pb.SubmitRequest(chunk=archive[len(archive) // 2 :])
 
     def upload() -> None:
-        with grpc.insecure_channel(service.address) as channel:
+        with service.channel() as channel:
             try:
                 rpc.ArenaStub(channel).Submit(
                     parts(), metadata=(("authorization", f"Bearer {token}"),), timeout=60

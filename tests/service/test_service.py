@@ -76,7 +76,7 @@ def test_submit_and_read_the_ladder_through_the_server(service: Service, tmp_pat
         ("bots",),
         ("matches",),
         ("replay", "1", "--game", "2"),
-        ("logs", "1", "0"),
+        ("logs", "1", "0", "--token", token),
         ("matches", "--status", "done"),
     ):
         remote, local = service.arena(*command), service.local(*command)
@@ -107,7 +107,7 @@ def test_a_wrong_or_missing_token_is_refused_and_nothing_is_stored(
     wrong = service.arena("submit", code, "--name", "bot", "--token", "not-a-token")
     assert wrong.returncode == 2 and error_line(wrong) == "error: wrong token"
 
-    with grpc.insecure_channel(service.address) as channel:
+    with service.channel() as channel:
         stub = rpc.ArenaStub(channel)
         header = pb.SubmitRequest(header=pb.SubmitHeader(bot_name="bot", filename="b.tar.gz"))
         upload = [header, pb.SubmitRequest(chunk=b"\x1f\x8b" + b"0" * 1000)]
@@ -138,7 +138,7 @@ def test_bad_requests_get_status_codes_with_one_line(service: Service, tmp_path:
     assert refused.returncode == 2 and error_line(refused).startswith("error: broken.tar.gz")
     missing = service.arena("submit", tmp_path / "nothing", "--name", "b", "--token", token)
     assert missing.returncode == 2 and "no such file or directory" in error_line(missing)
-    with grpc.insecure_channel(service.address) as channel:
+    with service.channel() as channel:
         header = pb.SubmitRequest(header=pb.SubmitHeader(bot_name="big", filename="big.zip"))
         chunk = pb.SubmitRequest(chunk=bytes(1 << 20))
         with pytest.raises(grpc.RpcError) as too_big:
@@ -151,7 +151,7 @@ def test_bad_requests_get_status_codes_with_one_line(service: Service, tmp_path:
         assert too_big.value.details() == "big.zip: over 10 MiB"
     assert counts(service) == before
     assert list((service.root / "server" / "spool").iterdir()) == []
-    nobody = Service(service.url, tmp_path, port=service.port + 1)
+    nobody = Service(service.url, tmp_path, service.certs, port=service.port + 1)
     gone = nobody.arena("bots")
     assert gone.returncode == 2
     assert error_line(gone) == f"error: server {nobody.address} does not answer"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 
 import pytest
 from sqlalchemy import func
@@ -12,6 +13,7 @@ from arena.store import (
     AuthError,
     Bot,
     BotVersion,
+    Forbidden,
     NameTaken,
     NotFound,
     Store,
@@ -30,8 +32,10 @@ def test_the_token_is_stored_only_as_its_hash(store: Store) -> None:
     token = store.add_user("ann")
     user = store.authenticate(token)
     assert user.name == "ann"
-    assert user.token_hash == hashlib.sha256(token.encode()).hexdigest()
-    assert token not in user.token_hash
+    (first,) = store.tokens(user)
+    assert first.name == "first" and first.expires_at is None
+    assert first.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert token not in first.token_hash
 
 
 def test_a_wrong_token_is_a_one_line_error(store: Store) -> None:
@@ -104,3 +108,30 @@ def test_a_taken_tournament_name_is_refused(store: Store) -> None:
         store.create_tournament("cup", seed=2)
     assert store.tournament("cup").limits == {"move_ms": 500}
     assert len(store.tournaments()) == 1
+
+
+def test_named_tokens_expire_and_are_revoked_by_their_owner_or_an_operator(store: Store) -> None:
+    ann = store.authenticate(store.add_user("ann"))
+    bob = store.authenticate(store.add_user("bob"))
+    boss = store.authenticate(store.add_user("boss", operator=True))
+    laptop = store.create_token(ann, "laptop")
+    assert store.authenticate(laptop).name == "ann"
+    with pytest.raises(NameTaken, match=r"^you already have a token named 'laptop'$"):
+        store.create_token(ann, "laptop")
+    soon = store.create_token(ann, "ci", expires_at=time.time() + 0.5)
+    assert store.authenticate(soon).name == "ann"
+    time.sleep(0.6)
+    with pytest.raises(AuthError, match=r"^token 'ci' has expired"):
+        store.authenticate(soon)
+    with pytest.raises(StoreError, match="expiry must be in the future"):
+        store.create_token(ann, "past", expires_at=time.time() - 1)
+    assert [t.name for t in store.tokens(ann)] == ["first", "laptop", "ci"]
+    with pytest.raises(Forbidden, match=r"^only an operator revokes another user's tokens$"):
+        store.revoke_token(bob, "laptop", owner="ann")
+    store.revoke_token(ann, "ci")
+    store.revoke_token(boss, "laptop", owner="ann")
+    with pytest.raises(AuthError, match=r"^wrong token$"):
+        store.authenticate(laptop)
+    with pytest.raises(NotFound, match=r"^you have no token named 'laptop'"):
+        store.revoke_token(ann, "laptop")
+    assert [t.name for t in store.tokens(ann)] == ["first"]

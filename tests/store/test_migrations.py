@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import threading
 
+from alembic import command
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import create_engine, inspect, text
 
 from arena.store import Store, open_store
-from arena.store.migrate import HEAD, current_revision, head_revision, schema_diff
+from arena.store.migrate import (
+    HEAD,
+    alembic_config,
+    current_revision,
+    head_revision,
+    schema_diff,
+)
+from arena.store.tokens import token_hash
 
 TABLES = {
     "alembic_version",
@@ -21,6 +29,7 @@ TABLES = {
     "rating_history",
     "blobs",
     "workers",
+    "tokens",
 }
 
 
@@ -64,6 +73,28 @@ def test_workers_opening_a_fresh_database_at_once_migrate_it_once(db_url: str) -
     assert errors == []
     store = open_store(db_url)
     try:
+        assert schema_diff(store.engine) == []
+    finally:
+        store.close()
+
+
+def test_a_database_of_the_previous_schema_is_upgraded_without_loss(db_url: str) -> None:
+    """A database as the last release left it (0002), with a user in it: opening it with
+    this version migrates it, and the user keeps their token (and is no operator)."""
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "0002")
+            connection.execute(
+                text("INSERT INTO users (name, token_hash, created_at) VALUES ('old', :h, 1.0)"),
+                {"h": token_hash("old-token")},
+            )
+    finally:
+        engine.dispose()
+    store = open_store(db_url)
+    try:
+        user = store.authenticate("old-token")
+        assert (user.name, user.operator) == ("old", False)
         assert schema_diff(store.engine) == []
     finally:
         store.close()

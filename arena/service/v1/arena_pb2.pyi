@@ -3,12 +3,15 @@
 isort:skip_file
 The arena service: what `arena --server HOST:PORT ...` and other clients call.
 
-Calls that change something (Submit, Compare) need the caller's token in the request
-metadata as `authorization: Bearer <token>`; without it, or with a wrong one, they fail
-with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a one-line
+Calls that change something (Submit, Compare) and GetLogs need the caller's token in the
+request metadata as `authorization: Bearer <token>`; without it, or with a wrong one, they
+fail with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a one-line
 message: INVALID_ARGUMENT (a refused archive, a bad option), NOT_FOUND (an unknown bot,
-match or tournament), PERMISSION_DENIED (another user's bot name), FAILED_PRECONDITION
-(a match without a result yet), UNAVAILABLE (the database or sandbox does not answer).
+match or tournament), PERMISSION_DENIED (another user's bot name, another user's logs),
+FAILED_PRECONDITION (a match without a result yet), UNAVAILABLE (the database or sandbox
+does not answer), RESOURCE_EXHAUSTED (one of the server's limits, named in the message:
+calls or uploads in progress, an upload too slow or too large, submissions or comparisons
+per hour).
 """
 
 from collections import abc as _abc
@@ -419,7 +422,11 @@ class GetLogsRequest(_message.Message):
 Global___GetLogsRequest: _TypeAlias = GetLogsRequest  # noqa: Y015
 
 @_typing.final
-class BotLog(_message.Message):
+class LogPart(_message.Message):
+    """A part of one bot's log: the first part of each log names it, the next ones only add
+    output, until the part with another game or seat begins the next log.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     GAME_FIELD_NUMBER: _builtins.int
@@ -436,6 +443,7 @@ class BotLog(_message.Message):
     label: _builtins.str
     """"name vN" """
     output: _builtins.bytes
+    """the next at most 256 KiB of it"""
     def __init__(
         self,
         *,
@@ -451,27 +459,7 @@ class BotLog(_message.Message):
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___BotLog: _TypeAlias = BotLog  # noqa: Y015
-
-@_typing.final
-class GetLogsResponse(_message.Message):
-    DESCRIPTOR: _descriptor.Descriptor
-
-    LOGS_FIELD_NUMBER: _builtins.int
-    @_builtins.property
-    def logs(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotLog]: ...
-    def __init__(
-        self,
-        *,
-        logs: _abc.Iterable[Global___BotLog] | None = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["logs", b"logs"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___GetLogsResponse: _TypeAlias = GetLogsResponse  # noqa: Y015
+Global___LogPart: _TypeAlias = LogPart  # noqa: Y015
 
 @_typing.final
 class StatusRequest(_message.Message):
@@ -535,9 +523,10 @@ class CompareRequest(_message.Message):
     alpha: _builtins.float
     beta: _builtins.float
     max_pairs: _builtins.int
+    """capped by the server (arena server --max-pairs)"""
     pentanomial: _builtins.bool
     batch: _builtins.int
-    """pairs queued ahead for the workers"""
+    """pairs queued ahead for the workers; capped (--max-batch)"""
     def __init__(
         self,
         *,
@@ -583,3 +572,145 @@ class CompareUpdate(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CompareUpdate: _TypeAlias = CompareUpdate  # noqa: Y015
+
+@_typing.final
+class TokenInfo(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    CREATED_AT_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    created_at: _builtins.float
+    """seconds since the epoch"""
+    expires_at: _builtins.float
+    """0: never"""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        created_at: _builtins.float = ...,
+        expires_at: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TokenInfo: _TypeAlias = TokenInfo  # noqa: Y015
+
+@_typing.final
+class ListTokensRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTokensRequest: _TypeAlias = ListTokensRequest  # noqa: Y015
+
+@_typing.final
+class ListTokensResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKENS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tokens(self) -> _containers.RepeatedCompositeFieldContainer[Global___TokenInfo]: ...
+    def __init__(
+        self,
+        *,
+        tokens: _abc.Iterable[Global___TokenInfo] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tokens", b"tokens"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTokensResponse: _TypeAlias = ListTokensResponse  # noqa: Y015
+
+@_typing.final
+class CreateTokenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    expires_at: _builtins.float
+    """0: never"""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        expires_at: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expires_at", b"expires_at", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateTokenRequest: _TypeAlias = CreateTokenRequest  # noqa: Y015
+
+@_typing.final
+class CreateTokenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateTokenResponse: _TypeAlias = CreateTokenResponse  # noqa: Y015
+
+@_typing.final
+class RevokeTokenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    USER_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    user: _builtins.str
+    """empty: the caller; another user's: operators only"""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        user: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "user", b"user"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeTokenRequest: _TypeAlias = RevokeTokenRequest  # noqa: Y015
+
+@_typing.final
+class RevokeTokenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeTokenResponse: _TypeAlias = RevokeTokenResponse  # noqa: Y015

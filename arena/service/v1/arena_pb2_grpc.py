@@ -59,10 +59,10 @@ class ArenaStub:
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
-        self.GetLogs = channel.unary_unary(
+        self.GetLogs = channel.unary_stream(
                 '/arena.service.v1.Arena/GetLogs',
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.SerializeToString,
-                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsResponse.FromString,
+                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.LogPart.FromString,
                 _registered_method=True)
         self.Status = channel.unary_unary(
                 '/arena.service.v1.Arena/Status',
@@ -73,6 +73,21 @@ class ArenaStub:
                 '/arena.service.v1.Arena/Compare',
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.CompareRequest.SerializeToString,
                 response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.CompareUpdate.FromString,
+                _registered_method=True)
+        self.ListTokens = channel.unary_unary(
+                '/arena.service.v1.Arena/ListTokens',
+                request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.ListTokensRequest.SerializeToString,
+                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.ListTokensResponse.FromString,
+                _registered_method=True)
+        self.CreateToken = channel.unary_unary(
+                '/arena.service.v1.Arena/CreateToken',
+                request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.CreateTokenRequest.SerializeToString,
+                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.CreateTokenResponse.FromString,
+                _registered_method=True)
+        self.RevokeToken = channel.unary_unary(
+                '/arena.service.v1.Arena/RevokeToken',
+                request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.RevokeTokenRequest.SerializeToString,
+                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.RevokeTokenResponse.FromString,
                 _registered_method=True)
 
 
@@ -114,7 +129,8 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetLogs(self, request, context):
-        """What each bot of a played match wrote, by game and seat.
+        """What the caller's bots in a played match wrote (every bot's, to an operator), by game
+        and seat, each log in parts of at most 256 KiB, in order.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -131,6 +147,26 @@ class ArenaServicer:
         """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
         one message per pair in seed order, the last one with the verdict.
         """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTokens(self, request, context):
+        """The caller's own tokens (names and times, never the tokens); a new one; one revoked
+        (an operator may name another user's). All need a token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateToken(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeToken(self, request, context):
+        """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -163,10 +199,10 @@ def add_ArenaServicer_to_server(servicer, server):
                     request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayRequest.FromString,
                     response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetReplayResponse.SerializeToString,
             ),
-            'GetLogs': grpc.unary_unary_rpc_method_handler(
+            'GetLogs': grpc.unary_stream_rpc_method_handler(
                     servicer.GetLogs,
                     request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.FromString,
-                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsResponse.SerializeToString,
+                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.LogPart.SerializeToString,
             ),
             'Status': grpc.unary_unary_rpc_method_handler(
                     servicer.Status,
@@ -177,6 +213,21 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.Compare,
                     request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.CompareRequest.FromString,
                     response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.CompareUpdate.SerializeToString,
+            ),
+            'ListTokens': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTokens,
+                    request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.ListTokensRequest.FromString,
+                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.ListTokensResponse.SerializeToString,
+            ),
+            'CreateToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateToken,
+                    request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.CreateTokenRequest.FromString,
+                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.CreateTokenResponse.SerializeToString,
+            ),
+            'RevokeToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeToken,
+                    request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.RevokeTokenRequest.FromString,
+                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.RevokeTokenResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -335,12 +386,12 @@ class Arena:
             wait_for_ready=None,
             timeout=None,
             metadata=None):
-        return grpc.experimental.unary_unary(
+        return grpc.experimental.unary_stream(
             request,
             target,
             '/arena.service.v1.Arena/GetLogs',
             arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.SerializeToString,
-            arena_dot_service_dot_v1_dot_arena__pb2.GetLogsResponse.FromString,
+            arena_dot_service_dot_v1_dot_arena__pb2.LogPart.FromString,
             options,
             channel_credentials,
             insecure,
@@ -395,6 +446,87 @@ class Arena:
             '/arena.service.v1.Arena/Compare',
             arena_dot_service_dot_v1_dot_arena__pb2.CompareRequest.SerializeToString,
             arena_dot_service_dot_v1_dot_arena__pb2.CompareUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTokens(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.service.v1.Arena/ListTokens',
+            arena_dot_service_dot_v1_dot_arena__pb2.ListTokensRequest.SerializeToString,
+            arena_dot_service_dot_v1_dot_arena__pb2.ListTokensResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.service.v1.Arena/CreateToken',
+            arena_dot_service_dot_v1_dot_arena__pb2.CreateTokenRequest.SerializeToString,
+            arena_dot_service_dot_v1_dot_arena__pb2.CreateTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.service.v1.Arena/RevokeToken',
+            arena_dot_service_dot_v1_dot_arena__pb2.RevokeTokenRequest.SerializeToString,
+            arena_dot_service_dot_v1_dot_arena__pb2.RevokeTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

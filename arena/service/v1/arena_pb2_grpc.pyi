@@ -3,12 +3,15 @@
 isort:skip_file
 The arena service: what `arena --server HOST:PORT ...` and other clients call.
 
-Calls that change something (Submit, Compare) need the caller's token in the request
-metadata as `authorization: Bearer <token>`; without it, or with a wrong one, they fail
-with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a one-line
+Calls that change something (Submit, Compare) and GetLogs need the caller's token in the
+request metadata as `authorization: Bearer <token>`; without it, or with a wrong one, they
+fail with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a one-line
 message: INVALID_ARGUMENT (a refused archive, a bad option), NOT_FOUND (an unknown bot,
-match or tournament), PERMISSION_DENIED (another user's bot name), FAILED_PRECONDITION
-(a match without a result yet), UNAVAILABLE (the database or sandbox does not answer).
+match or tournament), PERMISSION_DENIED (another user's bot name, another user's logs),
+FAILED_PRECONDITION (a match without a result yet), UNAVAILABLE (the database or sandbox
+does not answer), RESOURCE_EXHAUSTED (one of the server's limits, named in the message:
+calls or uploads in progress, an upload too slow or too large, submissions or comparisons
+per hour).
 """
 
 from arena.service.v1 import arena_pb2 as _arena_pb2
@@ -49,14 +52,22 @@ class ArenaStub:
     ListMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListMatchesRequest, _arena_pb2.ListMatchesResponse]
     GetReplay: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetReplayRequest, _arena_pb2.GetReplayResponse]
     """A played match's game as the replay JSON of docs/replay.md."""
-    GetLogs: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetLogsRequest, _arena_pb2.GetLogsResponse]
-    """What each bot of a played match wrote, by game and seat."""
+    GetLogs: _grpc.UnaryStreamMultiCallable[_arena_pb2.GetLogsRequest, _arena_pb2.LogPart]
+    """What the caller's bots in a played match wrote (every bot's, to an operator), by game
+    and seat, each log in parts of at most 256 KiB, in order.
+    """
     Status: _grpc.UnaryUnaryMultiCallable[_arena_pb2.StatusRequest, _arena_pb2.StatusResponse]
     """Queue depth, running matches, workers: the JSON of `arena status --json`."""
     Compare: _grpc.UnaryStreamMultiCallable[_arena_pb2.CompareRequest, _arena_pb2.CompareUpdate]
     """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
     one message per pair in seed order, the last one with the verdict.
     """
+    ListTokens: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListTokensRequest, _arena_pb2.ListTokensResponse]
+    """The caller's own tokens (names and times, never the tokens); a new one; one revoked
+    (an operator may name another user's). All need a token.
+    """
+    CreateToken: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateTokenRequest, _arena_pb2.CreateTokenResponse]
+    RevokeToken: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RevokeTokenRequest, _arena_pb2.RevokeTokenResponse]
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -71,14 +82,22 @@ class ArenaAsyncStub(ArenaStub):
     ListMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListMatchesRequest, _arena_pb2.ListMatchesResponse]  # type: ignore[assignment]
     GetReplay: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetReplayRequest, _arena_pb2.GetReplayResponse]  # type: ignore[assignment]
     """A played match's game as the replay JSON of docs/replay.md."""
-    GetLogs: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetLogsRequest, _arena_pb2.GetLogsResponse]  # type: ignore[assignment]
-    """What each bot of a played match wrote, by game and seat."""
+    GetLogs: _aio.UnaryStreamMultiCallable[_arena_pb2.GetLogsRequest, _arena_pb2.LogPart]  # type: ignore[assignment]
+    """What the caller's bots in a played match wrote (every bot's, to an operator), by game
+    and seat, each log in parts of at most 256 KiB, in order.
+    """
     Status: _aio.UnaryUnaryMultiCallable[_arena_pb2.StatusRequest, _arena_pb2.StatusResponse]  # type: ignore[assignment]
     """Queue depth, running matches, workers: the JSON of `arena status --json`."""
     Compare: _aio.UnaryStreamMultiCallable[_arena_pb2.CompareRequest, _arena_pb2.CompareUpdate]  # type: ignore[assignment]
     """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
     one message per pair in seed order, the last one with the verdict.
     """
+    ListTokens: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListTokensRequest, _arena_pb2.ListTokensResponse]  # type: ignore[assignment]
+    """The caller's own tokens (names and times, never the tokens); a new one; one revoked
+    (an operator may name another user's). All need a token.
+    """
+    CreateToken: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateTokenRequest, _arena_pb2.CreateTokenResponse]  # type: ignore[assignment]
+    RevokeToken: _aio.UnaryUnaryMultiCallable[_arena_pb2.RevokeTokenRequest, _arena_pb2.RevokeTokenResponse]  # type: ignore[assignment]
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -126,8 +145,10 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         self,
         request: _arena_pb2.GetLogsRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_arena_pb2.GetLogsResponse, _abc.Awaitable[_arena_pb2.GetLogsResponse]]:
-        """What each bot of a played match wrote, by game and seat."""
+    ) -> _typing.Union[_abc.Iterator[_arena_pb2.LogPart], _abc.AsyncIterator[_arena_pb2.LogPart]]:
+        """What the caller's bots in a played match wrote (every bot's, to an operator), by game
+        and seat, each log in parts of at most 256 KiB, in order.
+        """
 
     @_abc_1.abstractmethod
     def Status(
@@ -146,5 +167,29 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
         one message per pair in seed order, the last one with the verdict.
         """
+
+    @_abc_1.abstractmethod
+    def ListTokens(
+        self,
+        request: _arena_pb2.ListTokensRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ListTokensResponse, _abc.Awaitable[_arena_pb2.ListTokensResponse]]:
+        """The caller's own tokens (names and times, never the tokens); a new one; one revoked
+        (an operator may name another user's). All need a token.
+        """
+
+    @_abc_1.abstractmethod
+    def CreateToken(
+        self,
+        request: _arena_pb2.CreateTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.CreateTokenResponse, _abc.Awaitable[_arena_pb2.CreateTokenResponse]]: ...
+
+    @_abc_1.abstractmethod
+    def RevokeToken(
+        self,
+        request: _arena_pb2.RevokeTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.RevokeTokenResponse, _abc.Awaitable[_arena_pb2.RevokeTokenResponse]]: ...
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
