@@ -1,0 +1,103 @@
+"""The layers of ARCHITECTURE.md, checked on the sources: what each package may import.
+
+Each rule is read from the import statements (``ast``), so a lazy import inside a function
+counts as much as one at the top: a layer that needs another only sometimes still needs it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# package -> the parts of arena it must never import
+NEVER = {
+    "arena.engine": {"arena"},  # the rules: the standard library only
+    "arena.ladder": {
+        "arena.store", "arena.league", "arena.sandbox", "arena.referee", "arena.service",
+        "arena.web", "arena.play",
+    },  # pure tournament logic
+    "arena.referee": {"arena.store", "arena.league", "arena.service", "arena.web"},
+    "arena.sandbox": {
+        "arena.store", "arena.league", "arena.referee", "arena.service", "arena.web",
+    },
+    "arena.store": {"arena.league", "arena.sandbox", "arena.referee", "arena.service", "arena.web"},
+    "arena.web": {"arena.sandbox", "arena.referee", "arena.service"},  # reads, never plays
+}  # fmt: skip
+
+
+def imports_of(path: Path, package: str) -> set[str]:
+    """Every module ``path`` imports, absolute (relative imports resolved from ``package``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def package_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts if parts[-1] == "__init__" else parts[:-1]).removesuffix(".__init__")
+
+
+def sources(top: str) -> list[Path]:
+    return sorted(p for p in (ROOT / top.replace(".", "/")).rglob("*.py") if "/v1/" not in str(p))
+
+
+def breaks(imported: str, forbidden: set[str]) -> bool:
+    return any(imported == f or imported.startswith(f + ".") for f in forbidden)
+
+
+@pytest.mark.parametrize("layer", sorted(NEVER))
+def test_a_layer_imports_only_what_it_may(layer: str) -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)} imports {imported}"
+        for path in sources(layer)
+        for imported in sorted(imports_of(path, package_of(path)))
+        if breaks(imported, NEVER[layer]) and not imported.startswith(layer)
+    ]
+    assert wrong == []
+
+
+def test_the_engine_uses_the_standard_library_alone() -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)} imports {imported}"
+        for path in sources("arena.engine")
+        for imported in sorted(imports_of(path, package_of(path)))
+        if imported.split(".")[0] not in sys.stdlib_module_names
+        and not imported.startswith("arena.engine")
+        and imported != "__future__.annotations"
+    ]
+    assert wrong == []
+
+
+def test_the_sdk_knows_nothing_of_the_platform() -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)} imports {imported}"
+        for path in sorted((ROOT / "sdk" / "arena_sdk").rglob("*.py"))
+        for imported in imports_of(path, "arena_sdk")
+        if breaks(imported, {"arena"})
+    ]
+    assert wrong == []
+
+
+def test_a_rule_broken_is_caught(tmp_path: Path) -> None:
+    """The checker itself: an engine module that reaches for the store is reported."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from arena.store import Store\nfrom ..league import api\n")
+    found = imports_of(bad, "arena.engine")
+    assert breaks("arena.store.Store", NEVER["arena.engine"]) and "arena.store" in found
+    assert "arena.league.api" in found
