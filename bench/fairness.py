@@ -75,13 +75,11 @@ class MeasuredBot:
     clock: FreezerClock
     found: bool = False
 
-    @property
-    def socket_path(self) -> Path:
-        return self.bot.socket_path
+    def open_socket(self, deadline: float) -> int:
+        return self.bot.open_socket(deadline)
 
-    @property
-    def log_path(self) -> Path:
-        return self.bot.log_path
+    def output(self) -> bytes:
+        return self.bot.output()
 
     @property
     def started_at(self) -> float:
