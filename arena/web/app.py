@@ -34,22 +34,21 @@ CSP = (
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
+
+def page_templates() -> Jinja2Templates:
+    return Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+
+
 PageQuery = Annotated[int, Query(alias="page", ge=1, description="From 1.")]
 
 
 def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
     standings = StandingsCache(ladder)
     app = FastAPI(title="Back Alley Arena", docs_url=None, redoc_url=None, openapi_url=None)
-    templates = Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+    templates = page_templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
+    add_security_headers(app)
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
         return templates.TemplateResponse(request, name, context)
@@ -183,6 +182,18 @@ def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
         return _replay(ladder, match_id, game)
 
     return app
+
+
+def add_security_headers(app: FastAPI) -> None:
+    """Every response of ``app`` carries the CSP and refuses sniffing and referrers."""
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
 
 
 def _replay(ladder: LocalLadder, match_id: int, game: int) -> dict[str, Any]:

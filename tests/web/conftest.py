@@ -27,6 +27,10 @@ from arena.web.server import make_server, url_of
 from tests.league.conftest import Arena, bot_copy, make_arena
 from tests.league.conftest import sqlite_arena as sqlite_arena  # a fixture, by name
 from tests.store.conftest import postgres_schema_url
+from tests.web.browser import browser_context as browser_context  # fixtures, by name
+from tests.web.browser import guarded as guarded
+from tests.web.browser import page as page
+from tests.web.browser import shots as shots
 
 MARKUP_NAME = "<script>alert(1)</script>"
 CRASHER = """
