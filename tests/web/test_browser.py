@@ -165,3 +165,35 @@ def test_a_request_elsewhere_is_caught(guarded: tuple[Any, Guard], site: Site) -
         page.goto("http://example.invalid/")
     assert guard.foreign == ["http://example.invalid/"]
     guard.foreign.clear()
+
+
+def test_an_owner_signs_in_and_reads_her_bot_s_log(page: Any, site: Site, shots: Path) -> None:
+    page.goto(f"{site.url}matches/{site.match_id}")
+    assert by_testid(page, "log-link").count() == 0
+    by_testid(page, "sign-in-link").click()
+    by_testid(page, "token").fill(site.token)
+    by_testid(page, "sign-in-submit").click()
+    page.wait_for_selector('[data-testid="signed-in"]')
+    assert by_testid(page, "signed-in").inner_text() == "signed in as alice"
+    assert page.url == f"{site.url}matches/{site.match_id}"  # back where she was
+    links = by_testid(page, "log-link")
+    assert links.count() == 8
+    href = links.first.get_attribute("href")
+    links.first.click()
+    assert "serving on" in by_testid(page, "log").inner_text()
+    page.screenshot(path=shots / "log.png", full_page=True)
+    # HttpOnly: the page's scripts can't see the session.
+    assert page.evaluate("document.cookie") == ""
+    by_testid(page, "sign-out").click()
+    page.wait_for_selector('[data-testid="sign-in-link"]')
+    # Another user signs in: no links, and the log itself is refused.
+    page.goto(f"{site.url}signin")
+    by_testid(page, "token").fill(site.arena.user("carol"))
+    by_testid(page, "sign-in-submit").click()
+    page.wait_for_selector('[data-testid="signed-in"]')
+    page.goto(f"{site.url}matches/{site.match_id}")
+    assert by_testid(page, "log-link").count() == 0
+    refused = page.goto(site.url + href.lstrip("/"))
+    assert refused is not None and refused.status == 403
+    assert "has none of your bots" in by_testid(page, "error").inner_text()
+    by_testid(page, "sign-out").click()
