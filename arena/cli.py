@@ -123,7 +123,8 @@ class _ReplayGroup(TyperGroup):
 replay_app = typer.Typer(
     cls=_ReplayGroup,
     no_args_is_help=True,
-    help="Replays: arena replay MATCH shows a match's game; verify checks files.",
+    help="Replays: arena replay MATCH shows a match's game; verify checks files; view and"
+    " html show a file in a browser.",
 )
 app.add_typer(replay_app, name="replay")
 out = Console(highlight=False, soft_wrap=True)

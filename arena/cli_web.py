@@ -1,19 +1,22 @@
-"""``arena web``: the ladder, bots, matches and replays in a browser (docs/web.md)."""
+"""``arena web``: the ladder, bots, matches and replays in a browser; ``arena replay view``
+and ``arena replay html``: a replay file in the same viewer (docs/web.md)."""
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from .cli import app, fail, out
+from .cli import app, check_writable, fail, out, replay_app, write_atomically
+
+ListenOption = Annotated[str, typer.Option(help="HOST:PORT to listen on (port 0: any free one).")]
 
 
 @app.command("web")
 def web_command(
-    listen: Annotated[
-        str, typer.Option(help="HOST:PORT to listen on (port 0: any free one).")
-    ] = "127.0.0.1:8000",
+    listen: ListenOption = "127.0.0.1:8000",
 ) -> None:
     """Serve the ladder, the bots, the matches and a replay viewer over HTTP, read-only, on
     the store named by ARENA_DATABASE_URL (default: SQLite in $ARENA_HOME). Runs until
@@ -21,20 +24,70 @@ def web_command(
     from .league.api import open_ladder  # the web's imports only when serving
     from .store import StoreError
     from .web import create_app
-    from .web.server import bound_socket, serve, url_of
+    from .web.server import serve, url_of
 
     try:
         ladder = open_ladder()
     except StoreError as e:
         fail(str(e))
     try:
-        try:
-            sock = bound_socket(listen)
-        except ValueError as e:
-            fail(str(e))
-        except OSError as e:
-            fail(f"cannot listen on {listen}: {e.strerror or e}")
+        sock = _listening(listen)
         out.print(f"serving the arena at {url_of(sock)}", markup=False)
         serve(create_app(ladder), sock)
     finally:
         ladder.store.close()
+
+
+def _listening(listen: str) -> socket.socket:
+    from .web.server import bound_socket
+
+    try:
+        return bound_socket(listen)
+    except ValueError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"cannot listen on {listen}: {e.strerror or e}")
+
+
+ReplayFileArgument = Annotated[
+    Path, typer.Argument(help="A replay JSON file (arena play --replay).", show_default=False)
+]
+
+
+@replay_app.command("view")
+def replay_view(file: ReplayFileArgument, listen: ListenOption = "127.0.0.1:8000") -> None:
+    """Show a replay file in the web viewer, served over HTTP until SIGINT or SIGTERM (the
+    file is verified first)."""
+    from .web.replay_file import ReplayFileError, create_file_app, read_replay
+    from .web.server import serve, url_of
+
+    try:
+        replay = read_replay(file)
+    except ReplayFileError as e:
+        fail(str(e))
+    sock = _listening(listen)
+    out.print(f"serving {file.name} at {url_of(sock)}", markup=False)
+    serve(create_file_app(file, replay), sock)
+
+
+@replay_app.command("html")
+def replay_html(
+    file: ReplayFileArgument,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The HTML file to write.", show_default=False)
+    ],
+) -> None:
+    """Write a replay file's viewer as ONE self-contained HTML file: it opens in a browser
+    with no server and no network (the file is verified first)."""
+    from .web.replay_file import ReplayFileError, read_replay, standalone_html
+
+    try:
+        replay = read_replay(file)
+    except ReplayFileError as e:
+        fail(str(e))
+    check_writable(output)
+    try:
+        write_atomically(output, standalone_html(file, replay))
+    except OSError as e:
+        fail(f"cannot write {output}: {e.strerror or e}")
+    out.print(f"viewer written to {output}", markup=False)

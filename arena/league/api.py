@@ -22,6 +22,7 @@ from arena.store import (
     NotFound,
     Store,
     Tournament,
+    User,
     arena_home,
     open_store,
 )
@@ -182,7 +183,11 @@ class LocalLadder:
         return replay
 
     def logs(self, token: str, match_id: int) -> list[BotLog]:
-        user = self.store.authenticate(token)
+        return self.logs_of(self.store.authenticate(token), match_id)
+
+    def logs_of(self, user: User, match_id: int) -> list[BotLog]:
+        """The logs of ``user``'s bots in the match (every bot's for an operator); Forbidden
+        if none of them is the user's. The one rule for the CLI, the service and the web."""
         match = self._played(match_id)
         assert match.logs_path is not None
         owners = [self.store.bot_by_id(self.store.version(v).bot_id).owner_id for v in match.seats]

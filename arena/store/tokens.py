@@ -45,7 +45,11 @@ def new_token(session: Session, user_id: int, name: str, expires_at: float | Non
 
 class Tokens(StoreBase):
     def authenticate(self, token: str) -> User:
-        digest = token_hash(token)
+        return self.authenticate_hash(token_hash(token))
+
+    def authenticate_hash(self, digest: str) -> User:
+        """The user of the token whose SHA-256 is ``digest`` (a web session holds only
+        that), as long as it is neither revoked nor expired."""
         with self._session() as session:
             found = session.exec(
                 select(Token, User)

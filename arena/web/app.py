@@ -2,7 +2,9 @@
 
 Each route parses its parameters, calls one function of the read model (``LocalLadder`` or
 ``arena.league.browse``) and renders it; an htmx request (``HX-Request``) gets only the live
-fragment. Every page is public and read-only. Errors are pages (and JSON under ``/api``) with
+fragment. Every page is public and read-only, but for a bot's logs: shown to its owner and
+to operators once signed in (a session cookie, ``session.py``), by ``LocalLadder.logs_of``,
+the rule the CLI and the service use. Errors are pages (and JSON under ``/api``) with
 one line that says what is wrong: 404 for an unknown bot, match or game, 400 for a bad
 parameter; never a traceback.
 """
@@ -12,10 +14,11 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
@@ -23,9 +26,10 @@ from starlette.exceptions import HTTPException
 from arena.league.api import LocalLadder, NoResult
 from arena.league.browse import StandingsCache, bot_profile, match_detail, match_page
 from arena.league.submit import LADDER
-from arena.store import NotFound, StoreError
+from arena.store import AuthError, Forbidden, NotFound, StoreError, User
 
 from .charts import interval_axis, rating_chart
+from .session import COOKIE, MAX_AGE, Sessions, secret_from_env
 
 HERE = Path(__file__).parent
 # Only the app's own files: no inline script, no other host.
@@ -34,32 +38,54 @@ CSP = (
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
+
+def page_templates() -> Jinja2Templates:
+    return Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+
+
 PageQuery = Annotated[int, Query(alias="page", ge=1, description="From 1.")]
 
 
-def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
+def create_app(
+    ladder: LocalLadder, poll_seconds: float = 5, secret: bytes | None = None
+) -> FastAPI:
+    """The app; sessions are signed with ``secret`` (default: ``secret_from_env()``)."""
     standings = StandingsCache(ladder)
+    sessions = Sessions(secret if secret is not None else secret_from_env())
     app = FastAPI(title="Back Alley Arena", docs_url=None, redoc_url=None, openapi_url=None)
-    templates = Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+    templates = page_templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
+    add_security_headers(app)
+
+    def signed_in(request: Request) -> User | None:
+        """The session's user, while its token is neither revoked nor expired."""
+        digest = sessions.digest_of(request.cookies.get(COOKIE))
+        if digest is None:
+            return None
+        try:
+            return ladder.store.authenticate_hash(digest)
+        except AuthError:
+            return None
 
     def page(request: Request, name: str, **context: Any) -> HTMLResponse:
-        return templates.TemplateResponse(request, name, context)
+        user = context.pop("user", None) or signed_in(request)
+        response = templates.TemplateResponse(
+            request, name, {**context, "signed_in": user.name if user else None}
+        )
+        if user is not None:  # what it shows may be this user's alone
+            response.headers["Cache-Control"] = "private, no-store"
+        return response
 
     def failure(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=status)
-        return templates.TemplateResponse(
-            request, "error.html", {"status": status, "message": message}, status_code=status
-        )
+        try:
+            user = signed_in(request)
+        except StoreError:
+            user = None  # the store is what failed: say that, signed in or not
+        context = {"status": status, "message": message, "signed_in": user and user.name}
+        return templates.TemplateResponse(request, "error.html", context, status_code=status)
 
     @app.exception_handler(NotFound)
     async def not_found(request: Request, e: NotFound) -> Response:
@@ -68,6 +94,10 @@ def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
     @app.exception_handler(NoResult)
     async def no_result(request: Request, e: NoResult) -> Response:
         return failure(request, 404, str(e))
+
+    @app.exception_handler(Forbidden)
+    async def forbidden(request: Request, e: Forbidden) -> Response:
+        return failure(request, 403, str(e))
 
     @app.exception_handler(ValueError)
     async def bad_value(request: Request, e: ValueError) -> Response:
@@ -136,7 +166,72 @@ def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse)
     def match_page_(request: Request, match_id: int) -> Response:
-        return page(request, "match.html", match=match_detail(ladder, match_id))
+        detail = match_detail(ladder, match_id)
+        user = signed_in(request)
+        logs: dict[int, list[tuple[int, str]]] = {1: [], 2: []}
+        if user is not None:
+            try:
+                for log in ladder.logs_of(user, match_id):
+                    logs[log.game].append((log.seat, log.label))
+            except (Forbidden, NoResult):
+                pass  # none of the user's bots, or not played: no links
+        return page(request, "match.html", match=detail, logs=logs, user=user)
+
+    @app.get("/matches/{match_id}/games/{game}/logs/{seat}", response_class=HTMLResponse)
+    def log_page(request: Request, match_id: int, game: int, seat: int) -> Response:
+        user = signed_in(request)
+        if user is None:
+            raise Forbidden("a bot's logs are its owner's: sign in with your token first")
+        if game not in (1, 2) or seat not in range(4):
+            raise NotFound(f"match {match_id} has games 1 and 2 and seats 0 to 3")
+        found = [
+            log for log in ladder.logs_of(user, match_id) if log.game == game and log.seat == seat
+        ]
+        if not found:
+            raise Forbidden(f"seat {seat} of game {game} is not your bot: its logs are its owner's")
+        return page(
+            request,
+            "log.html",
+            log=found[0],
+            text=found[0].output.decode("utf-8", errors="replace"),
+            match_id=match_id,
+            user=user,
+        )
+
+    @app.get("/signin", response_class=HTMLResponse)
+    def signin_page(request: Request, next: str = "/") -> Response:
+        return page(request, "signin.html", next=_local(next))
+
+    @app.post("/signin")
+    async def signin(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > 4096:
+            raise ValueError("the sign-in form is too long")
+        form = parse_qs(body.decode("utf-8", errors="replace"))
+        token = (form.get("token") or [""])[0].strip()
+        if not token:
+            raise ValueError("give your token (arena user add and arena token create print one)")
+        try:
+            ladder.store.authenticate(token)
+        except AuthError as e:
+            return failure(request, 403, str(e))
+        response = RedirectResponse(_local((form.get("next") or ["/"])[0]), status_code=303)
+        response.set_cookie(
+            COOKIE,
+            sessions.cookie_for(token),
+            max_age=MAX_AGE,
+            path="/",
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
+        return response
+
+    @app.post("/signout")
+    def signout() -> Response:
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return response
 
     @app.get("/matches/{match_id}/games/{game}", response_class=HTMLResponse)
     def replay_page(request: Request, match_id: int, game: int) -> Response:
@@ -183,6 +278,25 @@ def create_app(ladder: LocalLadder, poll_seconds: float = 5) -> FastAPI:
         return _replay(ladder, match_id, game)
 
     return app
+
+
+def add_security_headers(app: FastAPI) -> None:
+    """Every response of ``app`` carries the CSP and refuses sniffing and referrers."""
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+
+def _local(path: str) -> str:
+    """A path on this site to go to after signing in: never another host's."""
+    ok = path.startswith("/") and not path.startswith("//") and "\\" not in path
+    ok = ok and path.isprintable()
+    return path if ok else "/"
 
 
 def _replay(ladder: LocalLadder, match_id: int, game: int) -> dict[str, Any]:

@@ -27,6 +27,10 @@ from arena.web.server import make_server, url_of
 from tests.league.conftest import Arena, bot_copy, make_arena
 from tests.league.conftest import sqlite_arena as sqlite_arena  # a fixture, by name
 from tests.store.conftest import postgres_schema_url
+from tests.web.browser import browser_context as browser_context  # fixtures, by name
+from tests.web.browser import guarded as guarded
+from tests.web.browser import page as page
+from tests.web.browser import shots as shots
 
 MARKUP_NAME = "<script>alert(1)</script>"
 CRASHER = """
@@ -53,6 +57,7 @@ class Site:
     arena: Arena
     url: str  # ends with "/"
     match_id: int  # the one played match
+    token: str  # alice's, who owns every bot
 
     def get(self, path: str) -> tuple[int, dict[str, str], str]:
         """GET ``path`` (relative to the site): status, headers, body; never raises."""
@@ -68,8 +73,8 @@ class Site:
         return json.loads(body)
 
 
-def build_ladder(arena: Arena, work: Path) -> int:
-    """The ladder described above; the id of its played match."""
+def build_ladder(arena: Arena, work: Path) -> tuple[int, str]:
+    """The ladder described above; the id of its played match, and its owner's token."""
     token = arena.user("alice")
     arena.seed(token, "random", bot_copy("random", work / "random"))
     arena.seed(token, MARKUP_NAME, bot_copy("heuristic", work / "heuristic"))
@@ -85,7 +90,7 @@ def build_ladder(arena: Arena, work: Path) -> int:
         played = [m for m in store.matches(ladder_id) if m.status == "done"]
     assert len(played) == 1, played
     assert played[0].id is not None
-    return played[0].id
+    return played[0].id, token
 
 
 @pytest.fixture(
@@ -103,14 +108,14 @@ def site(
 
 
 def _serve(arena: Arena, tmp: Path) -> Iterator[Site]:
-    match_id = build_ladder(arena, tmp)
+    match_id, token = build_ladder(arena, tmp)
     ladder = open_ladder(arena.url)
     sock = bound_socket("127.0.0.1:0")
     server = make_server(create_app(ladder, poll_seconds=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
-        yield Site(arena, url_of(sock), match_id)
+        yield Site(arena, url_of(sock), match_id, token)
     finally:
         server.should_exit = True
         thread.join(timeout=30)

@@ -1,118 +1,21 @@
-"""The pages in a real browser: Debian's chromium, driven by Playwright's Python package (never
-a downloaded browser), against the app served on 127.0.0.1. Every test fails on a request
-to any other host, a script error on the page, or a dialog (markup that ran).
-
-Screenshots of each page go to ``$ARENA_WEB_SCREENSHOTS`` (the README's are made so), else
-to the test's temporary directory.
-"""
+"""The pages in a real browser (``tests/web/browser.py``: Debian's chromium, driven by
+Playwright's Python package), against the app served on 127.0.0.1. Every test fails on a
+request to any other host, a script error on the page, or a dialog (markup that ran)."""
 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
+from tests.web.browser import Guard, by_testid, scores
 from tests.web.conftest import MARKUP_NAME, Site
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 pytestmark = pytest.mark.parametrize("site", ["sqlite"], indirect=True)
-
-
-@pytest.fixture(scope="session")
-def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    if not CHROMIUM.is_file():
-        message = f"no {CHROMIUM} (apt-get install chromium; ./run test does)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    with playwright.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            tmp_path_factory.mktemp("chromium-profile"),
-            executable_path=str(CHROMIUM),
-            args=ARGS,
-            headless=True,
-            viewport={"width": 1200, "height": 900},
-        )
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-class Guard:
-    """What a page did that it must not: requests elsewhere, script errors, dialogs."""
-
-    def __init__(self) -> None:
-        self.foreign: list[str] = []
-        self.errors: list[str] = []
-        self.dialogs: list[str] = []
-
-    def route(self, route: Any) -> None:
-        if urlsplit(route.request.url).hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            self.foreign.append(route.request.url)
-            route.abort()
-
-    def check(self) -> None:
-        assert not self.foreign, f"requests to other hosts: {self.foreign}"
-        assert not self.errors, f"script errors: {self.errors}"
-        assert not self.dialogs, f"dialogs (markup that ran?): {self.dialogs}"
-
-
-@pytest.fixture
-def guarded(browser_context: Any) -> Iterator[tuple[Any, Guard]]:
-    guard = Guard()
-    page = browser_context.new_page()
-    page.route("**/*", guard.route)
-    page.on("pageerror", lambda e: guard.errors.append(str(e)))
-
-    def dialog(d: Any) -> None:
-        guard.dialogs.append(d.message)
-        d.dismiss()
-
-    page.on("dialog", dialog)
-    try:
-        yield page, guard
-    finally:
-        page.close()
-    guard.check()
-
-
-@pytest.fixture
-def page(guarded: tuple[Any, Guard]) -> Any:
-    return guarded[0]
-
-
-@pytest.fixture(scope="session")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    wanted = os.environ.get("ARENA_WEB_SCREENSHOTS")
-    where = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
-    where.mkdir(parents=True, exist_ok=True)
-    return where
-
-
-def by_testid(page: Any, name: str) -> Any:
-    return page.locator(f'[data-testid="{name}"]')
-
-
-def scores(page: Any) -> list[int]:
-    return [int(by_testid(page, f"score-{team}").inner_text()) for team in (0, 1)]
 
 
 def open_viewer(page: Any, site: Site, game: int, query: str = "") -> None:
@@ -262,3 +165,35 @@ def test_a_request_elsewhere_is_caught(guarded: tuple[Any, Guard], site: Site) -
         page.goto("http://example.invalid/")
     assert guard.foreign == ["http://example.invalid/"]
     guard.foreign.clear()
+
+
+def test_an_owner_signs_in_and_reads_her_bot_s_log(page: Any, site: Site, shots: Path) -> None:
+    page.goto(f"{site.url}matches/{site.match_id}")
+    assert by_testid(page, "log-link").count() == 0
+    by_testid(page, "sign-in-link").click()
+    by_testid(page, "token").fill(site.token)
+    by_testid(page, "sign-in-submit").click()
+    page.wait_for_selector('[data-testid="signed-in"]')
+    assert by_testid(page, "signed-in").inner_text() == "signed in as alice"
+    assert page.url == f"{site.url}matches/{site.match_id}"  # back where she was
+    links = by_testid(page, "log-link")
+    assert links.count() == 8
+    href = links.first.get_attribute("href")
+    links.first.click()
+    assert "serving on" in by_testid(page, "log").inner_text()
+    page.screenshot(path=shots / "log.png", full_page=True)
+    # HttpOnly: the page's scripts can't see the session.
+    assert page.evaluate("document.cookie") == ""
+    by_testid(page, "sign-out").click()
+    page.wait_for_selector('[data-testid="sign-in-link"]')
+    # Another user signs in: no links, and the log itself is refused.
+    page.goto(f"{site.url}signin")
+    by_testid(page, "token").fill(site.arena.user("carol"))
+    by_testid(page, "sign-in-submit").click()
+    page.wait_for_selector('[data-testid="signed-in"]')
+    page.goto(f"{site.url}matches/{site.match_id}")
+    assert by_testid(page, "log-link").count() == 0
+    refused = page.goto(site.url + href.lstrip("/"))
+    assert refused is not None and refused.status == 403
+    assert "has none of your bots" in by_testid(page, "error").inner_text()
+    by_testid(page, "sign-out").click()

@@ -194,7 +194,7 @@ def test_arena_web_serves_and_says_where(site: Site) -> None:
         line = proc.stdout.readline()
         found = re.fullmatch(r"serving the arena at (http://127\.0\.0\.1:\d+/)\n", line)
         assert found, line
-        served = Site(site.arena, found.group(1), site.match_id)
+        served = Site(site.arena, found.group(1), site.match_id, site.token)
         assert served.json("/api/ladder") == site.json("/api/ladder")
     finally:
         proc.send_signal(signal.SIGINT)
