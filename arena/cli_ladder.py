@@ -14,6 +14,7 @@ import signal
 import sys
 import tempfile
 from collections.abc import Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -206,11 +207,17 @@ def submit_command(
 
 @app.command("bots")
 def bots_command(
-    server: ServerOption = None, tls_ca: TlsCaOption = None, plaintext: PlaintextOption = False
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """Every bot with its versions and their status."""
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         versions = ladder.versions()
+    if as_json:
+        print(json.dumps([asdict(v) for v in versions], indent=1))
+        return
     table = Table("bot", "version", "status", "reason", "content")
     for v in versions:
         table.add_row(*cells(v.bot, str(v.number), v.status, v.reason, v.content_hash[:12]))
@@ -222,19 +229,24 @@ def bots_command(
 
 @app.command("ladder")
 def ladder_command(
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON: a list of objects, every version, Elo included.")
+    ] = False,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Retired versions too, with each one's status and Elo.")
+    ] = False,
     tournament: TournamentOption = LADDER,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
 ) -> None:
-    """The standings: Elo (applied in schedule order), the fit's 95% interval, W/D/L."""
+    """The standings: the fit's rating with its 95% interval, the owner, W/D/L over pairs."""
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         rows = ladder.standings(tournament)
     if as_json:
         print(json.dumps([row.as_json() for row in rows], indent=1))
         return
-    print_standings(rows)
+    print_standings(rows, show_all=show_all, hide_retired=not show_all)
 
 
 def find_tournament(store: Store, name: str) -> Tournament:
@@ -246,18 +258,30 @@ def find_tournament(store: Store, name: str) -> Tournament:
         raise
 
 
-def print_standings(rows: list[Standing]) -> None:
-    table = Table(
-        "rank", "group", "bot", "version", "Elo", "fit", "95% interval",
-        "games", "W/D/L", "mean diff",
-        caption="Elo in schedule order; fit: maximum likelihood over all results. "
-        "A group: entries not yet told apart (LOS < 95%).",
-    )  # fmt: skip
-    for row in rows:
+def print_standings(
+    rows: list[Standing], *, show_all: bool = False, hide_retired: bool = False
+) -> None:
+    """One rating column (the fit and its 95% interval); with ``show_all`` the status and
+    the sequential Elo beside it. ``hide_retired``: the ladder's default, its live entries."""
+    shown = [row for row in rows if not (hide_retired and row.status == "retired")]
+    hidden = len(rows) - len(shown)
+    caption = (
+        "rating: maximum likelihood over all results, with its 95% interval. "
+        "A group: entries not yet told apart (LOS < 95%). W/D/L: duplicate pairs."
+    )
+    if show_all:
+        caption += " Elo: sequential, in schedule order."
+    if hidden:
+        caption += f" {hidden} retired version{'s' * (hidden > 1)} hidden (--all shows them)."
+    columns = ["rank", "group", "bot", "version", "owner", "rating (95%)"]
+    columns += ["status", "Elo"] if show_all else []
+    table = Table(*columns, "pairs", "W/D/L", "mean diff", caption=caption)
+    for row in shown:
+        rating = f"{row.fit_elo:.0f} ({row.ci95[0]:.0f}..{row.ci95[1]:.0f})"
+        extra = [row.status, f"{row.elo:.0f}"] if show_all else []
         table.add_row(*cells(
-            str(row.rank), str(row.group), row.bot, str(row.version), f"{row.elo:.0f}",
-            f"{row.fit_elo:.0f}", f"{row.ci95[0]:.0f}..{row.ci95[1]:.0f}", str(row.games),
-            f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
+            str(row.rank), str(row.group), row.bot, str(row.version), row.owner, rating, *extra,
+            str(row.pairs), f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
         ))  # fmt: skip
     print_table(table)
 
@@ -370,6 +394,9 @@ def replay_show(
     match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
     game: Annotated[int, typer.Option(help="Which game of the duplicate pair: 1 or 2.")] = 1,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The game's replay as stored (docs/replay.md).")
+    ] = False,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
@@ -379,6 +406,9 @@ def replay_show(
         fail(f"--game is 1 or 2, got {game}")
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         replay = ladder.replay(match_id, game)
+    if as_json:
+        print(json.dumps(replay, indent=1))
+        return
     try:
         state = verify_replay(replay)
     except ReplayError as e:
@@ -402,6 +432,9 @@ def replay_show(
 def logs_command(
     match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
     bot: Annotated[str, typer.Argument(help="A bot's name, or a seat 0-3 of the first game.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON: a list of objects, one per game and seat.")
+    ] = False,
     token: TokenOption = None,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
@@ -418,6 +451,12 @@ def logs_command(
         if not wanted:
             names = sorted({log.label for log in logs})
             fail(f"match {match_id} has no bot {bot!r} whose logs you may read: {', '.join(names)}")
+    if as_json:
+        # The output as text, undecodable bytes replaced: json.dumps escapes every control
+        # character, so nothing the bot wrote reaches a terminal raw.
+        shown = [{**asdict(log), "output": log.output.decode(errors="replace")} for log in wanted]
+        print(json.dumps(shown, indent=1))
+        return
     for log in wanted:
         out.print(inert(f"== game {log.game}, seat {log.seat} ({log.label}) =="), markup=False)
         if sys.stdout.isatty():  # a terminal gets no control character; a pipe, every byte
