@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import tempfile
@@ -23,18 +24,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import SandboxOption, app, cells, err, fail, out, replay_app, sandbox_for
+from .cli import SandboxOption, app, bots_app, cells, err, fail, out, replay_app, sandbox_for
 from .engine.replay import Forfeit, ReplayError, verify_replay
 from .inert import inert, inert_bytes
 from .ladder import FORMATS, ScheduleError, round_robin
 from .ladder.statistics import Statistics, by_bot
 from .league.api import Ladder, LocalLadder, MatchRow, NoResult
+from .league.compare import resolve_version
 from .league.files import DataDir
 from .league.standings import Standing, standings
 from .league.submit import LADDER, submit
 from .league.worker import Worker, WorkerConfig
 from .logs import setup_logging
-from .play import SAMPLE_BOTS
+from .play import SAMPLE_BOTS, sample_bot
 from .render import deal_lines, forfeit_lines, statistics_lines
 from .sandbox import Sandbox, SandboxError
 from .service.client import RemoteError, RemoteLadder
@@ -55,6 +57,7 @@ from .submission import SubmissionError
 
 user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
 tournament_app = typer.Typer(no_args_is_help=True, help="One-off round-robin tournaments.")
+app.add_typer(bots_app, name="bots")
 app.add_typer(user_app, name="user")
 app.add_typer(tournament_app, name="tournament")
 
@@ -180,8 +183,19 @@ def user_add(
 
 @app.command("submit")
 def submit_command(
-    path: Annotated[Path, typer.Argument(help="A bot directory, or a .zip / .tar.gz of one.")],
-    name: Annotated[str, typer.Option(help="The bot's name on the ladder.")],
+    bot: Annotated[
+        str,
+        typer.Argument(
+            metavar="PATH",
+            help="A bot directory, a .zip / .tar.gz of one, or a sample bot's name.",
+        ),
+    ],
+    name: Annotated[
+        str | None,
+        typer.Option(
+            help="The bot's name on the ladder (default: a sample bot's own).", show_default=False
+        ),
+    ] = None,
     token: TokenOption = None,
     sandbox: SandboxOption = None,
     server: ServerOption = None,
@@ -189,6 +203,12 @@ def submit_command(
     plaintext: PlaintextOption = False,
 ) -> None:
     """Submit a bot version: checked, validated in one game, then it joins the ladder."""
+    sample = sample_bot(bot)
+    path = Path(bot) if sample is None else sample
+    if name is None:
+        if sample is None:
+            fail("--name is needed: the bot's name on the ladder (only a sample bot has one)")
+        name = bot
     secret = token_of(token)
     with ladder_for(server, sandbox, ClientTls(tls_ca, plaintext), fallback=False) as ladder:
         done = ladder.submit(secret, path, name)
@@ -205,7 +225,7 @@ def submit_command(
         )
 
 
-@app.command("bots")
+@bots_app.command("list")
 def bots_command(
     as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
     server: ServerOption = None,
@@ -222,6 +242,23 @@ def bots_command(
     for v in versions:
         table.add_row(*cells(v.bot, str(v.number), v.status, v.reason, v.content_hash[:12]))
     print_table(table)
+
+
+@bots_app.command("export")
+def bots_export(
+    version: Annotated[
+        str, typer.Argument(metavar="NAME@V", help="A stored version (NAME: the active one).")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="A new or empty directory to write its code into."),
+    ],
+) -> None:
+    """Write a stored version's code (from the local store) into a directory."""
+    with opened_store() as store:
+        found = resolve_version(store, version)
+        data_dir(store).export_code(found.archive_path, output)
+    out.print(f"{store.bot_by_id(found.bot_id).name} v{found.number} -> {output}", markup=False)
 
 
 # ---------------------------------------------------------------------- the ladder
@@ -593,16 +630,32 @@ def demo(
     home: Annotated[
         Path | None, typer.Option(help="A new data directory (default: a fresh temporary one).")
     ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help="Comma-separated sample bots to submit (default: all of them).",
+            show_default=False,
+        ),
+    ] = None,
     concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
     sandbox: SandboxOption = None,
 ) -> None:
     """The whole platform in one go: sample bots submitted, played, the ladder printed.
 
-    A fresh ladder, the sample bots submitted, a round-robin played in the sandbox."""
+    A fresh ladder, the sample bots submitted, a round-robin played in the sandbox; then the
+    commands that look at it again, each naming the demo's data directory."""
+    samples = sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file())
+    chosen = samples if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in chosen if b not in samples]
+    if unknown or not chosen:
+        fail(f"--bots takes sample bots ({', '.join(samples)}), got {bots!r}")
     if home is None:
         home = Path(tempfile.mkdtemp(prefix="arena-demo-"))
     elif home.exists() and any(home.iterdir()):
         fail(f"--home {home} is not empty: the demo starts from a fresh data directory")
+    home = home.resolve()
+    caller_database = os.environ.get("ARENA_DATABASE_URL")
     os.environ["ARENA_HOME"] = str(home)
     os.environ["ARENA_DATABASE_URL"] = f"sqlite:///{home / 'arena.db'}"
     out.print(f"data directory: {home}", markup=False)
@@ -611,7 +664,7 @@ def demo(
         backend = sandbox_for(sandbox)
         try:
             out.print(f"sandbox: {backend.name}", markup=False)
-            for bot in sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file()):
+            for bot in chosen:
                 done = submit(store, backend, token=token, path=SAMPLE_BOTS / bot, name=bot)
                 v = done.version
                 out.print(
@@ -622,5 +675,28 @@ def demo(
             run_with_progress(store, None, concurrency, backend)
         finally:
             backend.close()
-        print_standings(standings(store, find_tournament(store, LADDER)))
-    out.print(f"in a browser: ARENA_HOME={home} arena web", markup=False)
+        ladder = find_tournament(store, LADDER)
+        print_standings(standings(store, ladder), hide_retired=True)
+        assert ladder.id is not None
+        played = store.matches(ladder.id, MatchStatus.DONE)
+    for line in next_commands(home, chosen[0], played[0].id if played else None):
+        out.print(line, markup=False)
+    if caller_database:
+        out.print(
+            "(ARENA_DATABASE_URL is set in your shell: unset it first, the demo's database is"
+            " the SQLite file in its data directory)",
+            markup=False,
+        )
+
+
+def next_commands(home: Path, bot: str, match_id: int | None) -> list[str]:
+    """What to run next on the demo's data directory, each line a whole shell command."""
+    where = f"ARENA_HOME={shlex.quote(str(home))}"
+    commands = ["arena ladder", "arena matches", f"arena bot {bot}"]
+    if match_id is not None:
+        commands.append(f"arena replay {match_id}")
+    commands.append("arena web")
+    return [
+        "next, on the demo's ladder (arena web: then open the address it prints):",
+        *(f"  {where} {command}" for command in commands),
+    ]
