@@ -614,12 +614,22 @@ def tournament_run(
 
 
 @tournament_app.command("status")
-def tournament_status(name: Annotated[str, typer.Argument(help="The tournament's name.")]) -> None:
+def tournament_status(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON: {matches, standings}, as arena ladder --json.")
+    ] = False,
+) -> None:
     """How many matches are queued, running, done and failed; the standings so far."""
     with opened_store() as store:
         t = find_tournament(store, name)
         assert t.id is not None
         counts = store.status_counts(t.id)
+        if as_json:
+            rows = [row.as_json() for row in standings(store, t)]
+            matches = {s.value: counts[s] for s in MatchStatus}
+            print(json.dumps({"matches": matches, "standings": rows}, indent=1))
+            return
         shown = [s for s in MatchStatus if s != MatchStatus.CANCELLED or counts[s]]
         out.print(" · ".join(f"{s.value} {counts[s]}" for s in shown), markup=False)
         print_standings(standings(store, t))

@@ -95,3 +95,7 @@ def test_every_read_command_has_json(tmp_path: Path) -> None:
         assert "serving on" in log["output"]
     raw = arena.ok("logs", match["id"], "beta", "--token", bob).stdout
     assert all(log["output"] in raw for log in logs)
+
+    (token,) = json.loads(arena.ok("token", "list", "--json", "--token", bob).stdout)
+    assert sorted(token) == ["created_at", "expires_at", "name"] and token["expires_at"] is None
+    assert token["name"] in arena.ok("token", "list", "--token", bob).stdout
