@@ -127,6 +127,20 @@ replay_app = typer.Typer(
     " html show a file in a browser.",
 )
 app.add_typer(replay_app, name="replay")
+
+
+class _BotsGroup(TyperGroup):
+    """``arena bots`` (with its options) is short for ``arena bots list``."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help")):
+            args = ["list", *args]
+        return super().parse_args(ctx, args)
+
+
+bots_app = typer.Typer(
+    cls=_BotsGroup, help="The bots: arena bots lists them; export writes a version's code."
+)
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 

@@ -10,12 +10,13 @@ server's workers, ahead of ladder matches (``arena/league/compare.py``); ``--con
 is then how many pairs are kept queued (at least 8). The lines are the same.
 
 Without it, A and B are bot specs as ``arena play`` takes them: a sample bot's name, a bot
-directory, its bot.py, or a .zip / .tar.gz of it. Each duplicate pair is two games on seed
-S, S+1, ...: A+A at seats 0+2 against B+B at 1+3, then the same deals with the seats rotated,
-so each
-partnership plays the other's cards. A's score for the pair is 1, 1/2 or 0 as its points over
-both games beat, equal or trail B's (``--pentanomial``: the mean of A's two game results,
-fishtest's model); a forfeit loses the pair for the side that faulted first.
+directory, its bot.py, or a .zip / .tar.gz of it; or ``NAME@N``, version N as stored in the
+local ladder (``arena compare ./mybot mybot@1``: the work in progress against version 1).
+Each duplicate pair is two games on seed S, S+1, ...: A+A at seats 0+2 against B+B at 1+3,
+then the same deals with the seats rotated, so each partnership plays the other's cards. A's
+score for the pair is 1, 1/2 or 0 as its points over both games beat, equal or trail B's
+(``--pentanomial``: the mean of A's two game results, fishtest's model); a forfeit loses the
+pair for the side that faulted first.
 
 The scores feed fishtest's generalized SPRT (``arena/ladder/sprt.py``), H0 ``A - B <= elo0``
 against H1 ``A - B >= elo1`` in logistic Elo per pair, in seed order whatever
@@ -38,12 +39,20 @@ from __future__ import annotations
 
 import contextlib
 import math
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from .cli import SandboxOption, app, fail, out, sandbox_for, seed_or_random
-from .cli_ladder import PlaintextOption, TlsCaOption, ladder_for, token_of
+from .cli_ladder import (
+    PlaintextOption,
+    TlsCaOption,
+    data_dir,
+    ladder_for,
+    opened_store,
+    token_of,
+)
 from .ladder import pair_score
 from .ladder.sprt import (
     PAIR,
@@ -55,7 +64,7 @@ from .ladder.sprt import (
     pair_line,
 )
 from .ladder.statistics import by_bot
-from .league.compare import CompareSettings
+from .league.compare import CompareSettings, resolve_version
 from .limits import Limits
 from .play import (
     BotSpec,
@@ -136,7 +145,7 @@ def compare(
     sprt = Sprt(elo0, elo1, alpha, beta, PENTANOMIAL if pentanomial else PAIR)
     with contextlib.ExitStack() as unpacked:
         try:
-            specs = (resolve_bot(a, unpacked), resolve_bot(b, unpacked))
+            specs = (local_bot(a, unpacked), local_bot(b, unpacked))
             backend = sandbox_for(sandbox)
         except (ValueError, SandboxError) as e:
             fail(str(e))
@@ -148,6 +157,15 @@ def compare(
             backend.close()
     if verdict is None:
         raise typer.Exit(1)
+
+
+def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
+    """A bot spec as ``arena play`` takes it, or ``NAME@N``: a version in the local store."""
+    if "@" not in spec or Path(spec).exists():
+        return resolve_bot(spec, unpacked)
+    with opened_store() as store:
+        version = resolve_version(store, spec)
+        return BotSpec(spec, data_dir(store).code_dir(version.archive_path))
 
 
 def _compare(

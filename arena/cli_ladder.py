@@ -10,10 +10,12 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import tempfile
 from collections.abc import Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,18 +24,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import SandboxOption, app, cells, err, fail, out, replay_app, sandbox_for
+from .cli import SandboxOption, app, bots_app, cells, err, fail, out, replay_app, sandbox_for
 from .engine.replay import Forfeit, ReplayError, verify_replay
 from .inert import inert, inert_bytes
 from .ladder import FORMATS, ScheduleError, round_robin
 from .ladder.statistics import Statistics, by_bot
 from .league.api import Ladder, LocalLadder, MatchRow, NoResult
+from .league.compare import resolve_version
 from .league.files import DataDir
 from .league.standings import Standing, standings
 from .league.submit import LADDER, submit
 from .league.worker import Worker, WorkerConfig
 from .logs import setup_logging
-from .play import SAMPLE_BOTS
+from .play import SAMPLE_BOTS, sample_bot
 from .render import deal_lines, forfeit_lines, statistics_lines
 from .sandbox import Sandbox, SandboxError
 from .service.client import RemoteError, RemoteLadder
@@ -54,6 +57,7 @@ from .submission import SubmissionError
 
 user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
 tournament_app = typer.Typer(no_args_is_help=True, help="One-off round-robin tournaments.")
+app.add_typer(bots_app, name="bots")
 app.add_typer(user_app, name="user")
 app.add_typer(tournament_app, name="tournament")
 
@@ -179,8 +183,19 @@ def user_add(
 
 @app.command("submit")
 def submit_command(
-    path: Annotated[Path, typer.Argument(help="A bot directory, or a .zip / .tar.gz of one.")],
-    name: Annotated[str, typer.Option(help="The bot's name on the ladder.")],
+    bot: Annotated[
+        str,
+        typer.Argument(
+            metavar="PATH",
+            help="A bot directory, a .zip / .tar.gz of one, or a sample bot's name.",
+        ),
+    ],
+    name: Annotated[
+        str | None,
+        typer.Option(
+            help="The bot's name on the ladder (default: a sample bot's own).", show_default=False
+        ),
+    ] = None,
     token: TokenOption = None,
     sandbox: SandboxOption = None,
     server: ServerOption = None,
@@ -188,6 +203,12 @@ def submit_command(
     plaintext: PlaintextOption = False,
 ) -> None:
     """Submit a bot version: checked, validated in one game, then it joins the ladder."""
+    sample = sample_bot(bot)
+    path = Path(bot) if sample is None else sample
+    if name is None:
+        if sample is None:
+            fail("--name is needed: the bot's name on the ladder (only a sample bot has one)")
+        name = bot
     secret = token_of(token)
     with ladder_for(server, sandbox, ClientTls(tls_ca, plaintext), fallback=False) as ladder:
         done = ladder.submit(secret, path, name)
@@ -204,17 +225,40 @@ def submit_command(
         )
 
 
-@app.command("bots")
+@bots_app.command("list")
 def bots_command(
-    server: ServerOption = None, tls_ca: TlsCaOption = None, plaintext: PlaintextOption = False
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
     """Every bot with its versions and their status."""
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         versions = ladder.versions()
+    if as_json:
+        print(json.dumps([asdict(v) for v in versions], indent=1))
+        return
     table = Table("bot", "version", "status", "reason", "content")
     for v in versions:
         table.add_row(*cells(v.bot, str(v.number), v.status, v.reason, v.content_hash[:12]))
     print_table(table)
+
+
+@bots_app.command("export")
+def bots_export(
+    version: Annotated[
+        str, typer.Argument(metavar="NAME@V", help="A stored version (NAME: the active one).")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="A new or empty directory to write its code into."),
+    ],
+) -> None:
+    """Write a stored version's code (from the local store) into a directory."""
+    with opened_store() as store:
+        found = resolve_version(store, version)
+        data_dir(store).export_code(found.archive_path, output)
+    out.print(f"{store.bot_by_id(found.bot_id).name} v{found.number} -> {output}", markup=False)
 
 
 # ---------------------------------------------------------------------- the ladder
@@ -222,19 +266,24 @@ def bots_command(
 
 @app.command("ladder")
 def ladder_command(
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON: a list of objects, every version, Elo included.")
+    ] = False,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Retired versions too, with each one's status and Elo.")
+    ] = False,
     tournament: TournamentOption = LADDER,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
 ) -> None:
-    """The standings: Elo (applied in schedule order), the fit's 95% interval, W/D/L."""
+    """The standings: the fit's rating with its 95% interval, the owner, W/D/L over pairs."""
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         rows = ladder.standings(tournament)
     if as_json:
         print(json.dumps([row.as_json() for row in rows], indent=1))
         return
-    print_standings(rows)
+    print_standings(rows, show_all=show_all, hide_retired=not show_all)
 
 
 def find_tournament(store: Store, name: str) -> Tournament:
@@ -246,18 +295,30 @@ def find_tournament(store: Store, name: str) -> Tournament:
         raise
 
 
-def print_standings(rows: list[Standing]) -> None:
-    table = Table(
-        "rank", "group", "bot", "version", "Elo", "fit", "95% interval",
-        "games", "W/D/L", "mean diff",
-        caption="Elo in schedule order; fit: maximum likelihood over all results. "
-        "A group: entries not yet told apart (LOS < 95%).",
-    )  # fmt: skip
-    for row in rows:
+def print_standings(
+    rows: list[Standing], *, show_all: bool = False, hide_retired: bool = False
+) -> None:
+    """One rating column (the fit and its 95% interval); with ``show_all`` the status and
+    the sequential Elo beside it. ``hide_retired``: the ladder's default, its live entries."""
+    shown = [row for row in rows if not (hide_retired and row.status == "retired")]
+    hidden = len(rows) - len(shown)
+    caption = (
+        "rating: maximum likelihood over all results, with its 95% interval. "
+        "A group: entries not yet told apart (LOS < 95%). W/D/L: duplicate pairs."
+    )
+    if show_all:
+        caption += " Elo: sequential, in schedule order."
+    if hidden:
+        caption += f" {hidden} retired version{'s' * (hidden > 1)} hidden (--all shows them)."
+    columns = ["rank", "group", "bot", "version", "owner", "rating (95%)"]
+    columns += ["status", "Elo"] if show_all else []
+    table = Table(*columns, "pairs", "W/D/L", "mean diff", caption=caption)
+    for row in shown:
+        rating = f"{row.fit_elo:.0f} ({row.ci95[0]:.0f}..{row.ci95[1]:.0f})"
+        extra = [row.status, f"{row.elo:.0f}"] if show_all else []
         table.add_row(*cells(
-            str(row.rank), str(row.group), row.bot, str(row.version), f"{row.elo:.0f}",
-            f"{row.fit_elo:.0f}", f"{row.ci95[0]:.0f}..{row.ci95[1]:.0f}", str(row.games),
-            f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
+            str(row.rank), str(row.group), row.bot, str(row.version), row.owner, rating, *extra,
+            str(row.pairs), f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
         ))  # fmt: skip
     print_table(table)
 
@@ -370,6 +431,9 @@ def replay_show(
     match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
     game: Annotated[int, typer.Option(help="Which game of the duplicate pair: 1 or 2.")] = 1,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The game's replay as stored (docs/replay.md).")
+    ] = False,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
@@ -379,6 +443,9 @@ def replay_show(
         fail(f"--game is 1 or 2, got {game}")
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         replay = ladder.replay(match_id, game)
+    if as_json:
+        print(json.dumps(replay, indent=1))
+        return
     try:
         state = verify_replay(replay)
     except ReplayError as e:
@@ -402,6 +469,9 @@ def replay_show(
 def logs_command(
     match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
     bot: Annotated[str, typer.Argument(help="A bot's name, or a seat 0-3 of the first game.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON: a list of objects, one per game and seat.")
+    ] = False,
     token: TokenOption = None,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
@@ -418,6 +488,12 @@ def logs_command(
         if not wanted:
             names = sorted({log.label for log in logs})
             fail(f"match {match_id} has no bot {bot!r} whose logs you may read: {', '.join(names)}")
+    if as_json:
+        # The output as text, undecodable bytes replaced: json.dumps escapes every control
+        # character, so nothing the bot wrote reaches a terminal raw.
+        shown = [{**asdict(log), "output": log.output.decode(errors="replace")} for log in wanted]
+        print(json.dumps(shown, indent=1))
+        return
     for log in wanted:
         out.print(inert(f"== game {log.game}, seat {log.seat} ({log.label}) =="), markup=False)
         if sys.stdout.isatty():  # a terminal gets no control character; a pipe, every byte
@@ -538,12 +614,22 @@ def tournament_run(
 
 
 @tournament_app.command("status")
-def tournament_status(name: Annotated[str, typer.Argument(help="The tournament's name.")]) -> None:
+def tournament_status(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON: {matches, standings}, as arena ladder --json.")
+    ] = False,
+) -> None:
     """How many matches are queued, running, done and failed; the standings so far."""
     with opened_store() as store:
         t = find_tournament(store, name)
         assert t.id is not None
         counts = store.status_counts(t.id)
+        if as_json:
+            rows = [row.as_json() for row in standings(store, t)]
+            matches = {s.value: counts[s] for s in MatchStatus}
+            print(json.dumps({"matches": matches, "standings": rows}, indent=1))
+            return
         shown = [s for s in MatchStatus if s != MatchStatus.CANCELLED or counts[s]]
         out.print(" · ".join(f"{s.value} {counts[s]}" for s in shown), markup=False)
         print_standings(standings(store, t))
@@ -554,16 +640,32 @@ def demo(
     home: Annotated[
         Path | None, typer.Option(help="A new data directory (default: a fresh temporary one).")
     ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help="Comma-separated sample bots to submit (default: all of them).",
+            show_default=False,
+        ),
+    ] = None,
     concurrency: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
     sandbox: SandboxOption = None,
 ) -> None:
     """The whole platform in one go: sample bots submitted, played, the ladder printed.
 
-    A fresh ladder, the sample bots submitted, a round-robin played in the sandbox."""
+    A fresh ladder, the sample bots submitted, a round-robin played in the sandbox; then the
+    commands that look at it again, each naming the demo's data directory."""
+    samples = sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file())
+    chosen = samples if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in chosen if b not in samples]
+    if unknown or not chosen:
+        fail(f"--bots takes sample bots ({', '.join(samples)}), got {bots!r}")
     if home is None:
         home = Path(tempfile.mkdtemp(prefix="arena-demo-"))
     elif home.exists() and any(home.iterdir()):
         fail(f"--home {home} is not empty: the demo starts from a fresh data directory")
+    home = home.resolve()
+    caller_database = os.environ.get("ARENA_DATABASE_URL")
     os.environ["ARENA_HOME"] = str(home)
     os.environ["ARENA_DATABASE_URL"] = f"sqlite:///{home / 'arena.db'}"
     out.print(f"data directory: {home}", markup=False)
@@ -572,7 +674,7 @@ def demo(
         backend = sandbox_for(sandbox)
         try:
             out.print(f"sandbox: {backend.name}", markup=False)
-            for bot in sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file()):
+            for bot in chosen:
                 done = submit(store, backend, token=token, path=SAMPLE_BOTS / bot, name=bot)
                 v = done.version
                 out.print(
@@ -583,5 +685,28 @@ def demo(
             run_with_progress(store, None, concurrency, backend)
         finally:
             backend.close()
-        print_standings(standings(store, find_tournament(store, LADDER)))
-    out.print(f"in a browser: ARENA_HOME={home} arena web", markup=False)
+        ladder = find_tournament(store, LADDER)
+        print_standings(standings(store, ladder), hide_retired=True)
+        assert ladder.id is not None
+        played = store.matches(ladder.id, MatchStatus.DONE)
+    for line in next_commands(home, chosen[0], played[0].id if played else None):
+        out.print(line, markup=False)
+    if caller_database:
+        out.print(
+            "(ARENA_DATABASE_URL is set in your shell: unset it first, the demo's database is"
+            " the SQLite file in its data directory)",
+            markup=False,
+        )
+
+
+def next_commands(home: Path, bot: str, match_id: int | None) -> list[str]:
+    """What to run next on the demo's data directory, each line a whole shell command."""
+    where = f"ARENA_HOME={shlex.quote(str(home))}"
+    commands = ["arena ladder", "arena matches", f"arena bot {bot}"]
+    if match_id is not None:
+        commands.append(f"arena replay {match_id}")
+    commands.append("arena web")
+    return [
+        "next, on the demo's ladder (arena web: then open the address it prints):",
+        *(f"  {where} {command}" for command in commands),
+    ]

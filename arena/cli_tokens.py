@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -33,6 +35,7 @@ def _when(seconds: float | None) -> str:
 
 @token_app.command("list")
 def token_list(
+    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
     token: TokenOption = None,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
@@ -42,6 +45,9 @@ def token_list(
     secret = token_of(token)
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         rows = ladder.tokens(secret)
+    if as_json:
+        print(json.dumps([asdict(row) for row in rows], indent=1))
+        return
     table = Table("name", "created", "expires")
     for row in rows:
         table.add_row(row.name, _when(row.created_at), _when(row.expires_at))

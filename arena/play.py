@@ -61,12 +61,20 @@ def sample_bot_names() -> list[str]:
     return sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file())
 
 
+def sample_bot(spec: str) -> Path | None:
+    """The sample bot's directory a bare name such as ``heuristic`` names (not a path that
+    exists here), else None."""
+    if "/" in spec or Path(spec).exists() or not (SAMPLE_BOTS / spec / "bot.py").is_file():
+        return None
+    return SAMPLE_BOTS / spec
+
+
 def resolve_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """The bot a spec names; an archive is unpacked (checked) for as long as ``unpacked``."""
     path = Path(spec)
     if "/" not in spec and not path.exists():
-        if (SAMPLE_BOTS / spec / "bot.py").is_file():
-            return BotSpec(spec, SAMPLE_BOTS / spec)
+        if (sample := sample_bot(spec)) is not None:
+            return BotSpec(spec, sample)
         known = ", ".join(sample_bot_names())
         raise BotSpecError(f"unknown bot {spec!r}: not a sample bot ({known}) nor a path")
     if path.is_file() and path.name == "bot.py":

@@ -24,9 +24,10 @@ pair score is ``score(elo0)``, H1 ``score(elo1)``, with ``score(e) = 1 / (1 + 10
 Nothing else about the distribution of outcomes is assumed: under each hypothesis it is the
 maximum-likelihood distribution over ``outcomes`` whose mean is that score (a one-parameter
 root, found by bisection), and the LLR is the log of the ratio of the two likelihoods. This
-is the exact form (fishtest's ``LLR_alt``), not the normal approximation, which with a
-near-zero variance (two identical deterministic bots draw every pair) would claim H0 after
-three or four pairs; the exact form needs ~50 such pairs at the defaults, which is what N
+is fishtest's exact ``LLR_logistic`` (its ``MLE_expected`` under each hypothesis), not its
+approximation ``LLR_alt`` (from the mean and variance alone), which with a near-zero
+variance (two identical deterministic bots draw every pair) would claim H0 after three or
+four pairs; the exact form needs ~50 such pairs at the defaults, which is what N
 draws in a row honestly prove: that no more than ~6 % of pairs are won.
 
 Counts that are zero are replaced by 1e-3 before the fit (fishtest's ``regularize``), so

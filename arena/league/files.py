@@ -46,6 +46,22 @@ class DataDir:
                 shutil.rmtree(tmp, ignore_errors=True)
         return target
 
+    def export_code(self, key: str, dest: Path) -> None:
+        """Write a stored version's code into ``dest``, a new or empty directory: whole, or
+        (on any failure) not at all."""
+        if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+            raise ValueError(f"{dest} exists and is not an empty directory: nothing written")
+        source = self.code_dir(key)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+        try:
+            shutil.copytree(source, tmp / "bot", symlinks=True)  # links stay links, unfollowed
+            if dest.exists():
+                dest.rmdir()  # empty, as checked: the rename below needs it gone
+            os.rename(tmp / "bot", dest)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
     def store_blob(self, data: bytes, suffix: str) -> str:
         key = f"blobs/{hashlib.sha256(data).hexdigest()}{suffix}"
         self.store.put_blob(key, data)

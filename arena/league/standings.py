@@ -22,14 +22,22 @@ class Standing:
     elo: float  # sequential Elo, applied in schedule order
     fit_elo: float  # the batch fit's estimate
     ci95: tuple[float, float]  # the fit's 95% interval
-    games: int
+    games: int  # games played: two per duplicate pair
     wins: int  # duplicate pairs won, drawn, lost
     draws: int
     losses: int
     mean_diff: float  # mean score difference per duplicate pair
+    owner: str  # the user who submitted the bot
+    status: str  # the version's: "active", or "retired" once a newer one replaced it
+
+    @property
+    def pairs(self) -> int:
+        """Duplicate pairs played, what W/D/L counts."""
+        return self.games // 2
 
     def as_json(self) -> dict[str, Any]:
         row = asdict(self)
+        row["pairs"] = self.pairs
         row["ci95"] = [round(x, 1) for x in self.ci95]
         for key in ("elo", "fit_elo", "mean_diff"):
             row[key] = round(row[key], 1)
@@ -48,10 +56,13 @@ def standings(store: Store, tournament: Tournament) -> list[Standing]:
     record = records(results, entries)
     group_of = {e: g for g, members in enumerate(groups(estimates.ranking), 1) for e in members}
     rows = []
+    owners: dict[int, str] = {}
     for rank, est in enumerate(estimates.ranking, start=1):
         assert isinstance(est.entry, int)
         version = store.version(est.entry)
         bot = store.bot_by_id(version.bot_id)
+        if bot.owner_id not in owners:
+            owners[bot.owner_id] = store.user_by_id(bot.owner_id).name
         r: Record = record[est.entry]
         rows.append(
             Standing(
@@ -68,6 +79,8 @@ def standings(store: Store, tournament: Tournament) -> list[Standing]:
                 r.draws,
                 r.losses,
                 r.mean_diff,
+                owners[bot.owner_id],
+                version.status,
             )
         )
     return rows

@@ -40,6 +40,8 @@ def standing_message(row: Standing) -> pb.Standing:
         draws=row.draws,
         losses=row.losses,
         mean_diff=row.mean_diff,
+        owner=row.owner,
+        status=row.status,
     )
 
 
@@ -47,4 +49,5 @@ def standing_row(m: pb.Standing) -> Standing:
     return Standing(
         m.rank, m.group, m.bot, m.version, m.version_id, m.elo, m.fit_elo,
         (m.ci95_low, m.ci95_high), m.games, m.wins, m.draws, m.losses, m.mean_diff,
+        m.owner, m.status,
     )  # fmt: skip

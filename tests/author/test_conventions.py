@@ -7,8 +7,8 @@ import re
 from arena import __version__
 from tests.cli.runner import run_arena
 
-COMMANDS = ["play", "submit", "bots", "ladder", "bot", "matches", "logs", "worker", "demo",
-            "compare", "server", "status", "replay", "image", "user", "tournament"]  # fmt: skip
+COMMANDS = ["play", "submit", "ladder", "bot", "matches", "logs", "worker", "demo", "compare",
+            "server", "status", "replay", "image", "bots", "user", "tournament"]  # fmt: skip
 
 
 def test_version_and_short_help() -> None:

@@ -91,7 +91,8 @@ def test_a_syntax_error_is_reported_at_once_with_its_line(tmp_path: Path) -> Non
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert f"forfeit: seat 0 ({bot}) startup: exit status 1 during start-up" in lines
+    # It dies before it makes its socket (the sandbox's words; after it: "during start-up").
+    assert f"forfeit: seat 0 ({bot}) startup: exit status 1 before making its socket" in lines
     assert where_line(result.stdout) == f"   where: before deal 1: seat 0 ({bot}) starting"
     assert f'   |   File "{bot}/bot.py", line 6' in lines
     assert "   | SyntaxError: expected ':'" in lines

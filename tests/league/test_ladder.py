@@ -196,7 +196,12 @@ def test_a_one_off_round_robin(arena: Arena, tmp_path: Path) -> None:
     assert status.splitlines()[0] == "queued 0 · running 0 · done 3 · error 0"
     standings = table_rows(status)
     assert sorted(row[2] for row in standings) == ["r1", "r2", "r3"]
-    assert all(row[7] == "4" for row in standings)  # two matches of two games each
+    as_json = json.loads(arena.ok("tournament", "status", "cup", "--json").stdout)
+    assert as_json["matches"] == {"queued": 0, "running": 0, "done": 3, "error": 0, "cancelled": 0}
+    cup_ladder = json.loads(arena.ok("ladder", "--tournament", "cup", "--json").stdout)
+    assert as_json["standings"] == cup_ladder
+    assert [row["bot"] for row in cup_ladder] == [row[2] for row in standings]
+    assert all(row[6] == "2" for row in standings)  # two matches: two duplicate pairs
     with arena.store() as store:
         assert store.status_counts(ladder.id)[MatchStatus.QUEUED] == 3  # the ladder's: untouched
         assert {r.version_id for r in store.ratings(cup.id)} == set(versions)

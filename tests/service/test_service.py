@@ -73,17 +73,21 @@ def test_submit_and_read_the_ladder_through_the_server(service: Service, tmp_pat
     for command in (
         ("ladder",),
         ("ladder", "--json"),
+        ("ladder", "--all"),
         ("bots",),
+        ("bots", "--json"),
         ("matches",),
         ("replay", "1", "--game", "2"),
+        ("replay", "show", "1", "--json"),
         ("logs", "1", "0", "--token", token),
+        ("logs", "1", "0", "--json", "--token", token),
         ("matches", "--status", "done"),
     ):
         remote, local = service.arena(*command), service.local(*command)
         assert remote.returncode == local.returncode == 0, (command, remote.stderr)
         assert remote.stdout == local.stdout, command
     standings = json.loads(service.arena("ladder", "--json").stdout)
-    assert standings[0]["bot"] == "hero"
+    assert standings[0]["bot"] == "hero" and standings[0]["owner"] == "ann"
     assert sum(row["games"] for row in standings) == 3 * 2 * 2  # games, by both entries
     # The server's status: nothing queued, both workers up, three matches played (as their
     # next heartbeat, within a second, reports).

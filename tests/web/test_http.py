@@ -34,6 +34,10 @@ def test_ladder_page_has_a_row_per_entry_with_its_interval(site: Site) -> None:
     cli = json.loads(site.arena.ok("ladder", "--json").stdout)
     assert rows == [row["bot"].replace("<", "&lt;").replace(">", "&gt;") for row in cli]
     assert body.count('class="interval"') == len(cli)
+    records = re.findall(r"<td>(\d+)</td><td>(\d+)/(\d+)/(\d+)</td>", body)
+    assert [tuple(map(int, r)) for r in records] == [
+        (row["pairs"], row["wins"], row["draws"], row["losses"]) for row in cli
+    ]  # pairs, not games: what W/D/L counts
     assert "alice" in body  # the owner
     assert "content-security-policy" in headers
     assert "script-src 'self'" in headers["content-security-policy"]

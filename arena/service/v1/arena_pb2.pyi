@@ -213,6 +213,8 @@ class Standing(_message.Message):
     DRAWS_FIELD_NUMBER: _builtins.int
     LOSSES_FIELD_NUMBER: _builtins.int
     MEAN_DIFF_FIELD_NUMBER: _builtins.int
+    OWNER_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     group: _builtins.int
     bot: _builtins.str
@@ -227,6 +229,10 @@ class Standing(_message.Message):
     draws: _builtins.int
     losses: _builtins.int
     mean_diff: _builtins.float
+    owner: _builtins.str
+    """the user who submitted the bot"""
+    status: _builtins.str
+    """the version's: "active" or "retired" """
     def __init__(
         self,
         *,
@@ -244,10 +250,12 @@ class Standing(_message.Message):
         draws: _builtins.int = ...,
         losses: _builtins.int = ...,
         mean_diff: _builtins.float = ...,
+        owner: _builtins.str = ...,
+        status: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "ci95_high", b"ci95_high", "ci95_low", b"ci95_low", "draws", b"draws", "elo", b"elo", "fit_elo", b"fit_elo", "games", b"games", "group", b"group", "losses", b"losses", "mean_diff", b"mean_diff", "rank", b"rank", "version", b"version", "version_id", b"version_id", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "ci95_high", b"ci95_high", "ci95_low", b"ci95_low", "draws", b"draws", "elo", b"elo", "fit_elo", b"fit_elo", "games", b"games", "group", b"group", "losses", b"losses", "mean_diff", b"mean_diff", "owner", b"owner", "rank", b"rank", "status", b"status", "version", b"version", "version_id", b"version_id", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
