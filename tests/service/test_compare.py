@@ -52,7 +52,8 @@ def test_compare_through_the_server(service: Service, tmp_path: Path) -> None:
         "compare", tmp_path / "h", copy, "--seed", 9, *WINDOW, "--sandbox", "process"
     )
     assert local.returncode == 0, local.stderr
-    assert local.stdout.splitlines()[1:] == same.stdout.splitlines()[1:]
+    # The same pair lines and verdict; a local compare also prints both sides' statistics.
+    assert without_statistics(local.stdout)[1:] == same.stdout.splitlines()[1:]
 
     # What the verdicts left queued was cancelled, and nothing of it is played.
     with service.store() as store:
@@ -63,3 +64,13 @@ def test_compare_through_the_server(service: Service, tmp_path: Path) -> None:
             counts = store.status_counts(t.id)
             assert counts[MatchStatus.QUEUED] == 0 and counts[MatchStatus.ERROR] == 0
             assert counts[MatchStatus.CANCELLED] > 0
+
+
+def without_statistics(output: str) -> list[str]:
+    """A compare's lines without its statistics block (from its heading to the result)."""
+    lines = output.splitlines()
+    if "statistics, per bot:" not in lines:
+        return lines
+    start = lines.index("statistics, per bot:")
+    end = next(i for i, line in enumerate(lines) if line.startswith("result:"))
+    return lines[:start] + lines[end:]

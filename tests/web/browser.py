@@ -85,6 +85,9 @@ def guarded(browser_context: Any) -> Iterator[tuple[Any, Guard]]:
     try:
         yield page, guard
     finally:
+        # A routed request still in flight (htmx's polling, say) can make close() wait for
+        # its handler for ever: let the handlers go first.
+        page.unroute_all(behavior="ignoreErrors")
         page.close()
     guard.check()
 
