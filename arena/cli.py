@@ -7,7 +7,6 @@ import json
 import os
 import random
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -20,7 +19,6 @@ from rich.text import Text
 
 # Typer vendors click; its exception base is not re-exported (pinned in pyproject.toml).
 from typer._click.core import Context
-from typer._click.exceptions import ClickException
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from . import __version__
@@ -499,21 +497,3 @@ def image_tag_command() -> None:
         out.print(image_tag(), markup=False)
     except SandboxError as e:
         fail(str(e))
-
-
-def main() -> None:
-    """What the console script runs (``arena/__main__.py``, once the CLI is loaded): like
-    ``app()``, but a usage error is one line, exit status 2."""
-    try:
-        code = app(standalone_mode=False)
-    except ClickException as e:
-        if type(e).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
-            err.print(f"error: {e.format_message()}", markup=False)
-        code = e.exit_code
-    except typer.Abort:
-        err.print("aborted", markup=False)
-        code = 1
-    sys.exit(code if isinstance(code, int) else 0)
-
-
-from . import cli_compare, cli_ladder, cli_server, cli_status, cli_tokens, cli_web  # noqa: E402, F401  (they register commands)

@@ -1,0 +1,31 @@
+"""The arena CLI whole: every command group imported (each registers its commands on
+``arena.cli.app`` as it loads), and ``main``, what the console script runs.
+
+Kept apart from ``arena.cli`` so that the command modules, which import the shared app and
+helpers from there, are not imported back by it: no module of the CLI imports in a circle.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from typer._click.exceptions import ClickException
+
+from . import cli_compare, cli_ladder, cli_server, cli_status, cli_tokens, cli_web  # noqa: F401
+from .cli import app, err
+
+
+def main() -> None:
+    """What the console script runs (``arena/__main__.py``, once the CLI is loaded): like
+    ``app()``, but a usage error is one line, exit status 2."""
+    try:
+        code = app(standalone_mode=False)
+    except ClickException as e:
+        if type(e).__name__ != "NoArgsIsHelpError":  # that one has printed the help already
+            err.print(f"error: {e.format_message()}", markup=False)
+        code = e.exit_code
+    except typer.Abort:
+        err.print("aborted", markup=False)
+        code = 1
+    sys.exit(code if isinstance(code, int) else 0)
