@@ -101,3 +101,56 @@ def test_a_rule_broken_is_caught(tmp_path: Path) -> None:
     found = imports_of(bad, "arena.engine")
     assert breaks("arena.store.Store", NEVER["arena.engine"]) and "arena.store" in found
     assert "arena.league.api" in found
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """Among arena's modules; a module importing its own package's ``__init__`` (which
+    re-exports it) is not counted."""
+    modules = {
+        package_of(p) if p.name == "__init__.py" else _module(p): p for p in sources("arena")
+    }
+    graph = {
+        name: {
+            imported
+            for imported in imports_of(path, package_of(path))
+            if imported in modules and imported != name and not name.startswith(imported + ".")
+        }
+        for name, path in modules.items()
+    }
+    assert _cycles(graph) == []
+
+
+def _module(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
