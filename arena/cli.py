@@ -25,6 +25,7 @@ from . import __version__
 from .engine import DealRecord, Rules, RulesError
 from .engine.replay import ReplayError, verify_replay
 from .inert import inert
+from .ladder.pairs import summarize
 from .ladder.statistics import by_bot
 from .limits import Limits
 from .play import (
@@ -32,11 +33,10 @@ from .play import (
     GameSettings,
     PlayedGame,
     game_replay,
-    pair_difference,
     play_game,
     play_many,
+    played_pairs,
     resolve_bot,
-    summarize,
 )  # fmt: skip
 from .render import (
     deal_lines,
@@ -327,8 +327,7 @@ def _play(
         on_game=_print_game_line,
     )  # fmt: skip
     if duplicate:
-        pairs = [pair_difference(a, b) for a, b in zip(played[::2], played[1::2], strict=True)]
-        s = summarize(pairs)
+        s = summarize(played_pairs(played))
         out.print(
             f"duplicate: {s.pairs} pairs · pair A {s.totals[0]} · pair B {s.totals[1]}"
             f" · A - B per pair {s.mean_diff:+.1f} ± {s.stderr:.1f} (standard error)"

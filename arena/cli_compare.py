@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -53,30 +55,11 @@ from .cli_ladder import (
     opened_store,
     token_of,
 )
-from .ladder import pair_score
-from .ladder.sprt import (
-    PAIR,
-    PENTANOMIAL,
-    Sprt,
-    Verdict,
-    closing_lines,
-    opening_line,
-    pair_line,
-)
-from .ladder.statistics import by_bot
-from .league.compare import CompareSettings, resolve_version
+from .ladder.sprt import Verdict
+from .league.compare import CompareLine, CompareSettings, compare_locally, resolve_version
 from .limits import Limits
-from .play import (
-    BotSpec,
-    GameSettings,
-    PlayedGame,
-    game_replay,
-    pair_difference,
-    play_many,
-    resolve_bot,
-)
-from .render import forfeit_where, statistics_lines
-from .sandbox import Sandbox, SandboxError
+from .play import BotSpec, resolve_bot
+from .sandbox import SandboxError
 from .service.tls import ClientTls
 
 
@@ -126,37 +109,40 @@ def compare(
     if max_pairs < 1 or concurrency < 1:
         fail("--max-pairs and --concurrency must be >= 1")
     seed = seed_or_random(seed)
+    settings = CompareSettings(seed, elo0, elo1, alpha, beta, max_pairs, pentanomial, concurrency)
     if server:
-        settings = CompareSettings(
-            seed, elo0, elo1, alpha, beta, max_pairs, pentanomial, batch=max(concurrency, 8)
-        )
         secret = token_of(token)
         with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
-            last = None
-            for line, last in ladder.compare(secret, a, b, settings):  # noqa: B007
-                out.print(line, markup=False)
-        if last is None:
-            raise typer.Exit(1)
-        return
-    try:
-        limits = Limits(move_ms=move_ms)
-    except ValueError as e:
-        fail(str(e))
-    sprt = Sprt(elo0, elo1, alpha, beta, PENTANOMIAL if pentanomial else PAIR)
-    with contextlib.ExitStack() as unpacked:
+            verdict = _print(
+                ladder.compare(secret, a, b, replace(settings, batch=max(concurrency, 8)))
+            )
+    else:
         try:
-            specs = (local_bot(a, unpacked), local_bot(b, unpacked))
-            backend = sandbox_for(sandbox)
-        except (ValueError, SandboxError) as e:
+            limits = Limits(move_ms=move_ms)
+        except ValueError as e:
             fail(str(e))
-        try:
-            verdict = _compare(specs, seed, sprt, max_pairs, concurrency, limits, backend)
-        except SandboxError as e:
-            fail(str(e))
-        finally:
-            backend.close()
+        with contextlib.ExitStack() as unpacked:
+            try:
+                specs = (local_bot(a, unpacked), local_bot(b, unpacked))
+                backend = sandbox_for(sandbox)
+            except (ValueError, SandboxError) as e:
+                fail(str(e))
+            try:
+                verdict = _print(compare_locally(specs, backend, settings, limits))
+            except SandboxError as e:
+                fail(str(e))
+            finally:
+                backend.close()
     if verdict is None:
         raise typer.Exit(1)
+
+
+def _print(lines: Iterator[CompareLine]) -> Verdict | None:
+    """Each line as it comes; the verdict, once there is one."""
+    verdict = None
+    for line, verdict in lines:  # noqa: B007
+        out.print(line, markup=False)
+    return verdict
 
 
 def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
@@ -166,78 +152,3 @@ def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     with opened_store() as store:
         version = resolve_version(store, spec)
         return BotSpec(spec, data_dir(store).code_dir(version.archive_path))
-
-
-def _compare(
-    specs: tuple[BotSpec, BotSpec],
-    seed: int,
-    sprt: Sprt,
-    max_pairs: int,
-    concurrency: int,
-    limits: Limits,
-    sandbox: Sandbox,
-) -> Verdict | None:
-    a, b = specs
-    out.print(opening_line(sprt, a.label, b.label, seed), markup=False)
-    settings = GameSettings(limits=limits)
-    pending: list[PlayedGame] = []
-    counted: list[dict[str, Any]] = []  # the replays of the pairs the test counted
-
-    def on_game(game: PlayedGame) -> None:
-        """Games arrive in schedule order: each second one completes a pair."""
-        pending.append(game)
-        if len(pending) == 2 and sprt.verdict is None:  # a batch may run past the verdict
-            first, second = pending
-            sprt.update(pair_result(first, second, pentanomial=len(sprt.outcomes) == 5))
-            out.print(_pair_line(sprt, first, second), markup=False)
-            # Without think time: a seeded comparison prints the same lines every run.
-            counted.extend(game_replay(g) for g in (first, second))
-        if len(pending) == 2:
-            pending.clear()
-
-    next_seed = seed
-    while sprt.verdict is None and sprt.pairs < max_pairs:
-        batch = min(concurrency, max_pairs - sprt.pairs)
-        seeds = range(next_seed, next_seed + batch)
-        play_many(
-            [a, b, a, b], seeds, sandbox, duplicate=True, concurrency=concurrency,
-            settings=settings, on_game=on_game,
-        )  # fmt: skip
-        next_seed += batch
-    out.print("statistics, per bot:", markup=False)
-    for name, stats in by_bot(counted).items():
-        for line in statistics_lines(name, stats):
-            out.print(f"  {line}", markup=False)
-    for line in closing_lines(sprt):
-        out.print(line, markup=False)
-    return sprt.verdict
-
-
-def pair_result(first: PlayedGame, second: PlayedGame, *, pentanomial: bool = False) -> float:
-    """A's score for a duplicate pair (A's team is 0 in the first game, 1 in the second).
-
-    By points: 1, 1/2 or 0, and a forfeit loses the pair for the side that faulted first.
-    Pentanomial: the mean of A's two game results (a forfeit loses that game).
-    """
-    games = ((first, 0), (second, 1))
-    if pentanomial:
-        results = [
-            0.5 if (w := g.outcome.winner) is None else 1.0 if w == team else 0.0
-            for g, team in games
-        ]
-        return sum(results) / 2
-    for game, team in games:
-        fault = game.outcome.forfeit
-        if fault is not None:
-            return 0.0 if fault.seat % 2 == team else 1.0
-    return pair_score(pair_difference(first, second))
-
-
-def _pair_line(sprt: Sprt, first: PlayedGame, second: PlayedGame) -> str:
-    forfeits = [
-        f"forfeit in game {number} by seat {f.seat}{forfeit_where(f)}"
-        f" ({game.bots[f.seat].label}, {f.reason})"
-        for number, game in ((1, first), (2, second))
-        if (f := game.outcome.forfeit) is not None
-    ]
-    return pair_line(sprt, first.seed, pair_difference(first, second), forfeits)

@@ -14,10 +14,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-import math
 import os
 import random
-import statistics
 import tempfile
 import threading
 import time
@@ -33,6 +31,7 @@ from arena import submission
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, build_replay
 from arena.engine.situation import startup_place
+from arena.ladder.pairs import Pair, PairGame, second_seating
 from arena.limits import Limits
 from arena.referee import BotFault, GameOutcome, RemotePlayer, StartupFault, run_game
 from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
@@ -289,30 +288,20 @@ def _keep_logs(table: Table, settings: GameSettings, prefix: str) -> list[Path]:
 # ---------------------------------------------------------------------- duplicate
 
 
-def rotated(bots: Sequence[BotSpec]) -> tuple[BotSpec, ...]:
-    """The same bots one seat further clockwise: the partnerships swap cards."""
-    return (bots[3], bots[0], bots[1], bots[2])
+def played_pairs(games: Sequence[PlayedGame]) -> list[Pair]:
+    """The pairs of a duplicate ``play_many``: its games two by two."""
+    return [pair_of(a, b) for a, b in zip(games[::2], games[1::2], strict=True)]
 
 
-@dataclass(frozen=True)
-class DuplicateSummary:
-    pairs: int
-    totals: tuple[int, int]  # over all games, for the pair seated 0+2 first and 1+3 first
-    mean_diff: float  # per duplicate pair: first pair's points minus the second's
-    stderr: float
+def pair_of(first: PlayedGame, second: PlayedGame) -> Pair:
+    """A duplicate pair of played games, as ``arena.ladder.pairs`` scores it."""
+    return Pair(_pair_game(first), _pair_game(second))
 
 
-def pair_difference(first: PlayedGame, second: PlayedGame) -> tuple[int, int]:
-    """Points of the (seats 0+2 first) pair and the other pair over a duplicate pair of games."""
-    a, b = first.outcome.state.totals, second.outcome.state.totals
-    return a[0] + b[1], a[1] + b[0]
-
-
-def summarize(pairs: Sequence[tuple[int, int]]) -> DuplicateSummary:
-    diffs = [x - y for x, y in pairs]
-    stderr = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    totals = (sum(x for x, _ in pairs), sum(y for _, y in pairs))
-    return DuplicateSummary(len(pairs), totals, statistics.fmean(diffs), stderr)
+def _pair_game(game: PlayedGame) -> PairGame:
+    a, b = game.outcome.state.totals
+    fault = game.outcome.forfeit
+    return PairGame((a, b), None if fault is None else fault.seat)
 
 
 def play_many(
@@ -332,7 +321,7 @@ def play_many(
     """
     schedule = [(tuple(bots), s) for s in seeds]
     if duplicate:
-        schedule = [g for s in seeds for g in ((tuple(bots), s), (rotated(bots), s))]
+        schedule = [g for s in seeds for g in ((tuple(bots), s), (second_seating(bots), s))]
     tables = TablePipeline(ahead=concurrency)
     add_games(tables, [lineup for lineup, _ in schedule], sandbox, settings.limits)
 

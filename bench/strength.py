@@ -16,7 +16,8 @@ import argparse
 import contextlib
 import time
 
-from arena.play import GameSettings, pair_difference, play_many, resolve_bot, summarize
+from arena.ladder.pairs import summarize
+from arena.play import GameSettings, play_many, played_pairs, resolve_bot
 from arena.sandbox import ProcessSandbox
 
 COMPARISONS = [("heuristic", "random"), ("montecarlo", "heuristic")]
@@ -42,8 +43,7 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 sandbox.close()
         forfeits = [g for g in games if g.outcome.forfeit is not None]
-        pairs = [pair_difference(a, b) for a, b in zip(games[::2], games[1::2], strict=True)]
-        s = summarize(pairs)
+        s = summarize(played_pairs(games))
         verdict = "beats" if s.mean_diff >= 4 * s.stderr else "not shown to beat"
         print(
             f"{strong} vs {weak}: {s.pairs} pairs · margin {s.mean_diff:+.1f} ± {s.stderr:.1f}"

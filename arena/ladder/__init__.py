@@ -3,8 +3,9 @@
 No database and no I/O here: ``arena.store`` keeps schedules and results, and calls these.
 """
 
+from .pairs import Pair, PairGame
 from .ratings import Estimate, Fit, elo, elo_steps, fit, groups
-from .results import Record, Result, entry_key, pair_score, records
+from .results import Record, Result, entry_key, records
 from .schedule import (
     FORMATS,
     MIXED_MAX_ENTRIES,
@@ -28,6 +29,8 @@ __all__ = [
     "Fit",
     "Format",
     "Match",
+    "Pair",
+    "PairGame",
     "Record",
     "Result",
     "ScheduleError",
@@ -41,7 +44,6 @@ __all__ = [
     "grow",
     "match_count",
     "match_seed",
-    "pair_score",
     "records",
     "round_robin",
 ]

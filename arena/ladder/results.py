@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .pairs import score_of_points
 from .schedule import Entry, Match, Team
 
 SCORES = (0.0, 0.5, 1.0)
@@ -14,12 +15,6 @@ def entry_key(entry: Entry) -> tuple[int, int, str]:
     """A total order on entries (ints by value, then strings), for outputs that must not
     depend on the order results arrived in."""
     return (1, 0, entry) if isinstance(entry, str) else (0, entry, "")
-
-
-def pair_score(totals: tuple[int, int]) -> float:
-    """Team 0's result from the pair's totals: more points over both games wins the pair."""
-    a, b = totals
-    return 1.0 if a > b else 0.0 if a < b else 0.5
 
 
 @dataclass(frozen=True)
@@ -38,7 +33,9 @@ class Result:
     @classmethod
     def of(cls, match: Match, totals: tuple[int, int], score: float | None = None) -> Result:
         """``score`` defaults to what the totals say; give it when a forfeit decided it."""
-        return cls(match.index, match.teams, totals, pair_score(totals) if score is None else score)
+        return cls(
+            match.index, match.teams, totals, score_of_points(totals) if score is None else score
+        )
 
 
 @dataclass(frozen=True)

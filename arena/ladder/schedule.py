@@ -32,6 +32,8 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 
+from .pairs import second_seating
+
 Entry: TypeAlias = int | str  # opaque to the ladder: a version id, a name
 Team: TypeAlias = tuple[Entry, Entry]  # partners; in the first game at seats 0 and 2
 Seating: TypeAlias = tuple[Entry, Entry, Entry, Entry]  # who sits at seats 0..3
@@ -56,7 +58,8 @@ class Match:
     def games(self) -> tuple[Seating, Seating]:
         """The two games' seatings: team 0 at seats 0+2, then the same deals one seat on."""
         (a, c), (b, d) = self.teams
-        return (a, b, c, d), (d, a, b, c)  # the second is arena.play.rotated of the first
+        first = (a, b, c, d)
+        return first, second_seating(first)
 
     @property
     def entries(self) -> frozenset[Entry]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from arena.ladder.pairs import seat_in
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
     BotVersion,
@@ -201,7 +202,7 @@ class LocalLadder:
             for game in (1, 2)
             for seat in range(4)
             if readable[seat]
-            for at in [seat if game == 1 else (seat + 1) % 4]  # the second game is rotated
+            for at in [seat_in(game, seat)]
         ]
 
     def status(self, silent_after: float) -> Status:

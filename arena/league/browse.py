@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.ladder.pairs import first_game_seat
 from arena.ladder.statistics import Statistics, by_bot
 from arena.store import Match, MatchStatus
 
@@ -263,7 +264,7 @@ def _forfeit(m: Match, replays: list[dict[str, Any]], labels: list[str]) -> Forf
         return None
     replay = replays[m.forfeit_game - 1]
     deals = replay["deals"]
-    first_seat = m.forfeit_seat if m.forfeit_game == 1 else (m.forfeit_seat - 1) % 4
+    first_seat = first_game_seat(m.forfeit_game, m.forfeit_seat)
     return ForfeitPlace(
         game=m.forfeit_game,
         seat=m.forfeit_seat,

@@ -1,21 +1,30 @@
-"""``arena compare`` through the server: duplicate pairs of A against B queued for the
-workers, fed to the SPRT in seed order, until it decides.
+"""``arena compare``: duplicate pairs of A against B, played here or queued for the
+workers, fed to the SPRT in seed order by one loop (``compare_lines``), until it decides.
 
 The comparison is a tournament of kind ``compare`` (named ``compare-<A>-<B>-<n>``) whose
 matches workers claim ahead of ladder and tournament matches. ``batch`` pairs are kept
 queued ahead of the verdict; once it is reached (or the caller goes away), the pairs still
 queued are cancelled. Pair *i* is played on seed ``seed + i``, A+A at seats 0+2 of the first
-game, exactly as the local ``arena compare`` plays it, so both give the same pairs.
+game, exactly as the local ``arena compare`` plays it, so both give the same pairs. Played
+here, the lines also hold each bot's statistics (from the replays) and every forfeit with
+where it happened; the store keeps only the first forfeit of a pair, the one that decides it.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
+from typing import Any
 
+from arena.ladder.pairs import Pair, team_of
 from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, Verdict, closing_lines, opening_line
 from arena.ladder.sprt import pair_line as sprt_pair_line
+from arena.ladder.statistics import by_bot
+from arena.limits import Limits
+from arena.play import BotSpec, GameSettings, PlayedGame, game_replay, pair_of, play_many
+from arena.render import forfeit_where, statistics_lines
+from arena.sandbox import Sandbox
 from arena.store import (
     BotVersion,
     Match,
@@ -29,7 +38,7 @@ from arena.store import (
 )
 
 from .labels import Labels
-from .matches import team_of
+from .matches import stored_pair
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,92 @@ def resolve_version(store: Store, spec: str) -> BotVersion:
     return active[-1]
 
 
+@dataclass(frozen=True)
+class ComparedPair:
+    """A played pair of A+A against B+B, as the comparison counts it."""
+
+    seed: int
+    pair: Pair  # team 0 is A's
+    forfeits: tuple[str, ...] = ()  # a note per forfeit, for the pair's line
+    replays: tuple[dict[str, Any], ...] = ()  # both games', when played here: for statistics
+
+
+def compare_lines(
+    settings: CompareSettings, labels: tuple[str, str], pairs: Generator[ComparedPair, None, None]
+) -> Iterator[CompareLine]:
+    """The one comparison loop: ``pairs`` (played here or by the workers) fed to the SPRT in
+    seed order until it decides or ``max_pairs``; then ``pairs`` is closed, which stops what
+    it still plays. If ``pairs`` ends first (its caller went away), so do the lines."""
+    sprt = settings.sprt()
+    yield opening_line(sprt, labels[0], labels[1], settings.seed), None
+    counted: list[dict[str, Any]] = []  # the replays of the pairs the test counted
+    try:
+        while sprt.verdict is None and sprt.pairs < settings.max_pairs:
+            played = next(pairs, None)
+            if played is None:
+                return
+            pair = played.pair
+            sprt.update(pair.pentanomial_score if settings.pentanomial else pair.score)
+            counted.extend(played.replays)
+            yield sprt_pair_line(sprt, played.seed, pair.points, played.forfeits), None
+    finally:
+        pairs.close()
+    if counted:
+        yield "statistics, per bot:", None
+        for name, stats in by_bot(counted).items():
+            for line in statistics_lines(name, stats):
+                yield f"  {line}", None
+    lines = closing_lines(sprt)
+    yield lines[0], None
+    yield lines[1], sprt.verdict
+
+
+def forfeit_note(game: int, seat: int, label: str, reason: str, where: str = "") -> str:
+    return f"forfeit in game {game} by seat {seat}{where} ({label}, {reason})"
+
+
+# ------------------------------------------------------------------ played here
+
+
+def compare_locally(
+    specs: tuple[BotSpec, BotSpec], sandbox: Sandbox, settings: CompareSettings, limits: Limits
+) -> Iterator[CompareLine]:
+    """A against B played here, ``settings.batch`` pairs at a time."""
+    labels = (specs[0].label, specs[1].label)
+    return compare_lines(settings, labels, _played_here(specs, sandbox, settings, limits))
+
+
+def _played_here(
+    specs: tuple[BotSpec, BotSpec], sandbox: Sandbox, settings: CompareSettings, limits: Limits
+) -> Generator[ComparedPair, None, None]:
+    a, b = specs
+    game_settings = GameSettings(limits=limits)
+    played = 0
+    while played < settings.max_pairs:
+        batch = min(settings.batch, settings.max_pairs - played)
+        seeds = range(settings.seed + played, settings.seed + played + batch)
+        games = play_many(
+            [a, b, a, b], seeds, sandbox, duplicate=True, concurrency=settings.batch,
+            settings=game_settings,
+        )  # fmt: skip
+        for first, second in zip(games[::2], games[1::2], strict=True):
+            # Replays without think time: a seeded comparison prints the same lines every run.
+            replays = (game_replay(first), game_replay(second))
+            yield ComparedPair(first.seed, pair_of(first, second), _notes(first, second), replays)
+        played += batch
+
+
+def _notes(first: PlayedGame, second: PlayedGame) -> tuple[str, ...]:
+    return tuple(
+        forfeit_note(number, f.seat, game.bots[f.seat].label, f.reason, forfeit_where(f))
+        for number, game in ((1, first), (2, second))
+        if (f := game.outcome.forfeit) is not None
+    )
+
+
+# ------------------------------------------------------------------ queued for the workers
+
+
 def compare_queued(
     store: Store,
     a: str,
@@ -79,39 +174,46 @@ def compare_queued(
     """The comparison's lines as the workers finish its pairs (run it while you read).
     Once ``stop()`` is true it ends where it is, without a verdict, its queued pairs
     cancelled."""
-    sprt = settings.sprt()
     va, vb = resolve_version(store, a), resolve_version(store, b)
     assert va.id is not None and vb.id is not None
     label = Labels(store)
-    labels = [label(va.id), label(vb.id)]
+    labels = (label(va.id), label(vb.id))
     name = f"compare-{a}-{b}-{time.time_ns()}"[:64]
     tournament = store.create_tournament(name, seed=settings.seed, kind=TournamentKind.COMPARE)
-    tid = tournament.id
-    assert tid is not None
+    assert tournament.id is not None
     teams = ((va.id, va.id), (vb.id, vb.id))
-    yield opening_line(sprt, labels[0], labels[1], settings.seed), None
-    queued = 0
+    pairs = _queued(store, tournament.id, teams, labels, settings, stop)
+    return compare_lines(settings, labels, pairs)
+
+
+def _queued(
+    store: Store,
+    tid: int,
+    teams: tuple[tuple[int, int], tuple[int, int]],
+    labels: tuple[str, str],
+    settings: CompareSettings,
+    stop: Callable[[], bool],
+) -> Generator[ComparedPair, None, None]:
+    """The pairs in seed order as workers finish them, ``batch`` kept queued ahead of the
+    one awaited; what is still queued is cancelled when the comparison closes this."""
+    queued = index = 0
     try:
-        while sprt.verdict is None and sprt.pairs < settings.max_pairs:
-            wanted = min(sprt.pairs + settings.batch, settings.max_pairs)
+        while index < settings.max_pairs:
+            wanted = min(index + settings.batch, settings.max_pairs)
             if queued < wanted:
                 seeds = range(settings.seed + queued, settings.seed + wanted)
                 store.enqueue(tid, [MatchSpec(seed, teams) for seed in seeds])
                 queued = wanted
             if stop():
                 return
-            ready = _next_done(store, tid, sprt.pairs)
+            ready = _next_done(store, tid, index)
             if ready is None:
                 time.sleep(settings.poll_s)
                 continue
-            sprt.update(pair_score(ready, pentanomial=settings.pentanomial))
-            points = (ready.points_team0 or 0, ready.points_team1 or 0)
-            yield sprt_pair_line(sprt, ready.seed, points, _forfeits(ready, labels)), None
+            yield ComparedPair(ready.seed, stored_pair(ready), _forfeits(ready, labels))
+            index += 1
     finally:
         store.cancel_queued(tournament_id=tid)
-    lines = closing_lines(sprt)
-    yield lines[0], None
-    yield lines[1], sprt.verdict
 
 
 def _next_done(store: Store, tournament_id: int, index: int) -> Match | None:
@@ -121,29 +223,10 @@ def _next_done(store: Store, tournament_id: int, index: int) -> Match | None:
     return match if match.status == MatchStatus.DONE else None
 
 
-def pair_score(match: Match, *, pentanomial: bool) -> float:
-    """A's (team 0's) score for a played pair: 1, 1/2 or 0 by points, a forfeit losing it for
-    the side that faulted first; pentanomial: the mean of its two game results."""
-    if not pentanomial:
-        return 1.0 if match.winner == 0 else 0.0 if match.winner == 1 else 0.5
-    results = []
-    for game, (mine, theirs) in (
-        (1, (match.game1_team0, match.game1_team1)),
-        (2, (match.game2_team0, match.game2_team1)),
-    ):
-        if match.forfeit_game == game and match.forfeit_seat is not None:
-            results.append(0.0 if team_of(game, match.forfeit_seat) == 0 else 1.0)
-        else:
-            assert mine is not None and theirs is not None
-            results.append(1.0 if mine > theirs else 0.0 if mine < theirs else 0.5)
-    return sum(results) / 2
-
-
-def _forfeits(match: Match, labels: list[str]) -> list[str]:
+def _forfeits(match: Match, labels: tuple[str, str]) -> tuple[str, ...]:
+    """The store keeps the first forfeit only: the one that decided the pair."""
     if match.forfeit_game is None or match.forfeit_seat is None:
-        return []
-    label = labels[team_of(match.forfeit_game, match.forfeit_seat)]
-    return [
-        f"forfeit in game {match.forfeit_game} by seat {match.forfeit_seat}"
-        f" ({label}, {match.forfeit_reason})"
-    ]
+        return ()
+    team = team_of(match.forfeit_game, match.forfeit_seat)
+    reason = match.forfeit_reason or ""
+    return (forfeit_note(match.forfeit_game, match.forfeit_seat, labels[team], reason),)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.engine import Rules
+from arena.ladder.pairs import Pair, PairGame, by_team, second_seating
 from arena.limits import Limits
 from arena.play import (
     BotSpec,
@@ -17,8 +18,8 @@ from arena.play import (
     TablePipeline,
     add_games,
     game_replay,
+    pair_of,
     referee_table,
-    rotated,
 )
 from arena.sandbox import Sandbox
 from arena.store import ForfeitInfo, Match, MatchResult, Store
@@ -36,9 +37,15 @@ def lineup(store: Store, data: DataDir, match: Match) -> list[BotSpec]:
     return specs
 
 
-def team_of(game: int, seat: int) -> int:
-    """The match's team at ``seat`` of game 1 or 2 (the second game seats team 0 at 1+3)."""
-    return seat % 2 if game == 1 else 1 - seat % 2
+def stored_pair(match: Match) -> Pair:
+    """A played match's pair, from its stored team totals."""
+    games = []
+    for game, team0, team1 in ((1, match.game1_team0, match.game1_team1),
+                               (2, match.game2_team0, match.game2_team1)):  # fmt: skip
+        assert team0 is not None and team1 is not None
+        fault = match.forfeit_seat if match.forfeit_game == game else None
+        games.append(PairGame(by_team(game, (team0, team1)), fault))
+    return Pair(*games)
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ def schedule_match(
     """Add the match's two games to ``tables``: the lineup, then the same bots rotated (the
     partnerships swap cards), four fresh bots each. Their bots start when due."""
     first = tuple(lineup(store, data, match))
-    games = add_games(tables, (first, rotated(first)), sandbox, limits)
+    games = add_games(tables, (first, second_seating(first)), sandbox, limits)
     return ScheduledMatch(match, limits, (games[0], games[1]))
 
 
@@ -102,27 +109,22 @@ def play_match(
 
 
 def _result(data: DataDir, games: list[PlayedGame]) -> MatchResult:
-    first, second = games
+    pair = pair_of(*games)
     forfeit: ForfeitInfo | None = None
-    winner = None
-    for number, game in enumerate(games, start=1):
-        f = game.outcome.forfeit
-        if f is not None and forfeit is None:  # the first fault decides the pair
-            forfeit = ForfeitInfo(number, f.seat, f.reason, f.detail)
-            winner = 1 - team_of(number, f.seat)
+    if (fault := pair.forfeit) is not None:  # the first fault decides the pair
+        number, seat = fault
+        f = games[number - 1].outcome.forfeit
+        assert f is not None
+        forfeit = ForfeitInfo(number, seat, f.reason, f.detail)
     replays = [game_replay(g, think=True) for g in games]
     logs = {
         f"game{number}": [data.store_blob(path.read_bytes(), ".log") for path in game.logs]
         for number, game in enumerate(games, start=1)
     }
-    (a0, a1), (b0, b1) = first.outcome.state.totals, second.outcome.state.totals
-    totals = ((a0, a1), (b1, b0))  # by team: the second game seats team 0 at 1+3
-    if forfeit is None:
-        points = (a0 + b1, a1 + b0)
-        winner = None if points[0] == points[1] else (0 if points[0] > points[1] else 1)
+    totals = (by_team(1, pair.first.totals), by_team(2, pair.second.totals))
     return MatchResult(
         totals,
-        winner,
+        pair.winner,
         forfeit,
         replay_path=data.store_json({"games": replays}),
         logs_path=data.store_json(logs),

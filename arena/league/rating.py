@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from arena.ladder import Entry, Result, elo_steps
+from arena.ladder.pairs import score_of_winner
 from arena.store import Match, MatchStatus, RatingStep, Store, StoreError
 
 NEVER_RATED = (MatchStatus.ERROR, MatchStatus.CANCELLED)
-SCORES = {0: 1.0, 1: 0.0, None: 0.5}  # team 0's score of the pair, by winner
 
 
 def result_of(match: Match) -> Result:
     assert match.points_team0 is not None and match.points_team1 is not None
     totals = (match.points_team0, match.points_team1)
-    return Result(match.schedule_index, match.teams, totals, SCORES[match.winner])
+    return Result(match.schedule_index, match.teams, totals, score_of_winner(match.winner))
 
 
 def done_results(matches: Iterable[Match]) -> list[Result]:

@@ -12,12 +12,9 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-from arena.cli_compare import pair_result
-from arena.engine.replay import Forfeit
 from arena.play import SAMPLE_BOTS
 from tests.cli.runner import error_line, run_arena
 
@@ -105,44 +102,3 @@ def test_bad_input_is_one_error_line(args: list[object], message: str) -> None:
     assert result.returncode == 2
     assert error_line(result).startswith(message), result.stderr
     assert result.stdout == ""
-
-
-# ------------------------------------------------------------------ scoring a pair
-
-
-def game(totals: tuple[int, int], forfeit: Forfeit | None = None) -> SimpleNamespace:
-    """A played game as pair_result reads it: its totals, winner and forfeit."""
-    winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
-    if forfeit is not None:
-        winner = 1 - forfeit.seat % 2
-    outcome = SimpleNamespace(state=SimpleNamespace(totals=totals), forfeit=forfeit, winner=winner)
-    return SimpleNamespace(outcome=outcome)
-
-
-@pytest.mark.parametrize(
-    ("first", "second", "points", "pentanomial"),
-    [
-        ((300, -100), (-50, 200), 1.0, 1.0),  # A won both games
-        ((300, -100), (100, -50), 1.0, 0.5),  # A 250 vs B 0: won the pair, one game each
-        ((100, 0), (300, 0), 0.0, 0.5),  # A 100 vs B 300: lost the pair, one game each
-        ((100, 100), (40, 40), 0.5, 0.5),  # two drawn games
-        ((200, 100), (0, 0), 1.0, 0.75),  # a win and a draw
-        ((100, 200), (50, 150), 0.5, 0.5),  # A 250 vs B 250, one game each
-    ],
-)
-def test_pair_scores(
-    first: tuple[int, int], second: tuple[int, int], points: float, pentanomial: float
-) -> None:
-    g1, g2 = game(first), game(second)
-    assert pair_result(g1, g2) == points  # type: ignore[arg-type]
-    assert pair_result(g1, g2, pentanomial=True) == pentanomial  # type: ignore[arg-type]
-
-
-def test_the_first_forfeit_loses_the_pair() -> None:
-    b_faults = Forfeit(1, "timeout", "")  # seat 1 is B's in the first game
-    a_faults = Forfeit(0, "crash", "")  # seat 0 is B's in the second game
-    assert pair_result(game((0, 500), b_faults), game((0, 0))) == 1.0  # type: ignore[arg-type]
-    assert pair_result(game((0, 0)), game((0, 0), a_faults)) == 1.0  # type: ignore[arg-type]
-    assert pair_result(game((0, 0)), game((0, 0), Forfeit(3, "x", ""))) == 0.0  # type: ignore[arg-type]
-    both = pair_result(game((900, 0), Forfeit(2, "x", "")), game((0, 0), a_faults))  # type: ignore[arg-type]
-    assert both == 0.0  # A (seat 2 in game 1) faulted first

@@ -21,10 +21,10 @@ from arena.ladder import (
     elo_steps,
     fit,
     groups,
-    pair_score,
     records,
     round_robin,
 )
+from arena.ladder.pairs import score_of_points
 from arena.ladder.ratings import NATS, Z95
 
 
@@ -67,9 +67,9 @@ RESULTS = st.lists(
 
 
 def test_the_pair_goes_to_more_points_over_both_games() -> None:
-    assert pair_score((310, 290)) == 1.0
-    assert pair_score((290, 290)) == 0.5
-    assert pair_score((0, 1)) == 0.0
+    assert score_of_points((310, 290)) == 1.0
+    assert score_of_points((290, 290)) == 0.5
+    assert score_of_points((0, 1)) == 0.0
     m = Match(4, 99, ((1, 1), (2, 2)))
     assert Result.of(m, (300, 280)) == Result(4, ((1, 1), (2, 2)), (300, 280), 1.0)
     assert Result.of(m, (300, 280), score=0.0).score == 0.0  # a forfeit decides, not points

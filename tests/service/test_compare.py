@@ -66,6 +66,27 @@ def test_compare_through_the_server(service: Service, tmp_path: Path) -> None:
             assert counts[MatchStatus.CANCELLED] > 0
 
 
+def test_local_and_queued_compare_score_the_same_pairs(service: Service, tmp_path: Path) -> None:
+    """One loop scores both: the same seeds give the same pair lines and the same verdict,
+    whether the pairs are played here or by the server's workers."""
+    token = service.local("user", "add", "ann").stdout.strip()
+    for name, sample in (("h", "heuristic"), ("rand", "random")):
+        code = bot_copy(sample, tmp_path / name)
+        assert service.arena("submit", code, "--name", name, "--token", token).returncode == 0
+    service.start_worker("w1")
+    args = ("--seed", 21, *WINDOW, "--max-pairs", 3)
+    queued = service.arena("compare", "h", "rand", *args, "--token", token)
+    local = service.local("compare", "h@1", "rand@1", *args, "--sandbox", "process")
+    assert queued.returncode == local.returncode == 1, queued.stderr + local.stderr  # no verdict
+    pairs = [line for line in queued.stdout.splitlines() if line.startswith("pair ")]
+    assert [line.split(" · ")[:2] for line in pairs] == [
+        ["pair 1", "seed 21"], ["pair 2", "seed 22"], ["pair 3", "seed 23"],
+    ]  # fmt: skip
+    # All but the opening line, which names A and B as each was given.
+    assert without_statistics(local.stdout)[1:] == queued.stdout.splitlines()[1:]
+    assert "statistics, per bot:" in local.stdout.splitlines()
+
+
 def without_statistics(output: str) -> list[str]:
     """A compare's lines without its statistics block (from its heading to the result)."""
     lines = output.splitlines()
