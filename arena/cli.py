@@ -23,7 +23,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from . import __version__
 from .engine import DealRecord, Rules, RulesError
-from .engine.replay import ReplayError, verify_replay
+from .engine.replay import ReplayError, read_replay
 from .inert import inert
 from .ladder.pairs import summarize
 from .ladder.statistics import by_bot
@@ -412,7 +412,7 @@ def _print_game_line(game: PlayedGame) -> None:
 def _write_replay(game: PlayedGame, path: Path, record_think: bool) -> None:
     data = game_replay(game, think=record_think)
     try:
-        write_atomically(path, json.dumps(data, indent=1) + "\n")
+        write_atomically(path, json.dumps(data.to_dict(), indent=1) + "\n")
     except OSError as e:
         fail(f"cannot write the replay {path}: {e.strerror}")
     out.print(f"replay written to {path}")
@@ -426,8 +426,7 @@ def replay_verify(
     bad = 0
     for file in files:
         try:
-            data = json.loads(file.read_text())
-            verify_replay(data)
+            replay, _ = read_replay(json.loads(file.read_text()))
         except OSError as e:
             problem = f"cannot read: {e.strerror}"
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
@@ -435,10 +434,8 @@ def replay_verify(
         except ReplayError as e:
             problem = str(e)
         else:
-            totals = data["result"]["totals"]
-            out.print(
-                f"{file}: ok · {len(data['deals'])} dealings · totals {totals[0]} {totals[1]}"
-            )
+            totals = replay.result.totals
+            out.print(f"{file}: ok · {len(replay.deals)} dealings · totals {totals[0]} {totals[1]}")
             continue
         bad += 1
         err.print(f"error: {file}: {problem}", markup=False)

@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .cli import SandboxOption, app, bots_app, cells, err, fail, out, replay_app, sandbox_for
-from .engine.replay import Forfeit, ReplayError, verify_replay
+from .engine.replay import ReplayError, verify_replay
 from .inert import inert, inert_bytes
 from .ladder import FORMATS, ScheduleError, round_robin
 from .ladder.statistics import Statistics, by_bot
@@ -441,28 +441,27 @@ def replay_show(
     """Step through a played match's game in the terminal, deal by deal."""
     if game not in (1, 2):
         fail(f"--game is 1 or 2, got {game}")
-    with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
-        replay = ladder.replay(match_id, game)
-    if as_json:
-        print(json.dumps(replay, indent=1))
-        return
     try:
-        state = verify_replay(replay)
+        with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
+            replay = ladder.replay(match_id, game)
+        if as_json:
+            print(json.dumps(replay.to_dict(), indent=1))
+            return
+        state = verify_replay(replay.to_dict())
     except ReplayError as e:
         fail(f"match {match_id}: the stored replay is broken: {e}")
-    names = [f"{p['seat']}:{p['name']}" for p in replay["players"]]
-    out.print(f"match {match_id} · game {game} · seed {replay['seed']}", markup=False)
+    names = [f"{p.seat}:{p.name}" for p in replay.players]
+    out.print(f"match {match_id} · game {game} · seed {replay.seed}", markup=False)
     for record in state.deals:
         for line in deal_lines(record, names):
             out.print(line, markup=False)
         if step and sys.stdin.isatty():
             input()
-    result = replay["result"]
-    if result.get("forfeit"):
-        forfeit = Forfeit.from_dict(result["forfeit"])
-        for line in forfeit_lines(forfeit, replay["players"][forfeit.seat]["name"]):
+    result = replay.result
+    if (forfeit := result.forfeit) is not None:
+        for line in forfeit_lines(forfeit, replay.players[forfeit.seat].name):
             out.print(line, markup=False)
-    out.print(f"final: team 0 {result['totals'][0]} · team 1 {result['totals'][1]}", markup=False)
+    out.print(f"final: team 0 {result.totals[0]} · team 1 {result.totals[1]}", markup=False)
 
 
 @app.command("logs")

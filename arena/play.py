@@ -23,13 +23,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import grpc
 
 from arena import submission
 from arena.engine import DealRecord, GameState, Rules
-from arena.engine.replay import Forfeit, build_replay
+from arena.engine.replay import Forfeit, Replay, build_replay
 from arena.engine.situation import startup_place
 from arena.ladder.pairs import Pair, PairGame, second_seating
 from arena.limits import Limits
@@ -121,7 +120,7 @@ class PlayedGame:
     logs: list[Path] = field(default_factory=list)
 
 
-def game_replay(game: PlayedGame, *, think: bool = False) -> dict[str, Any]:
+def game_replay(game: PlayedGame, *, think: bool = False) -> Replay:
     """The game's replay; with ``think``, each player's think time too."""
     return build_replay(
         game.outcome.state,

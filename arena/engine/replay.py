@@ -1,135 +1,86 @@
 """The replay format, version 1: a whole game as JSON-ready data, and its verifier.
 
-``build_replay`` turns a played ``GameState`` into the documented dict (see docs/replay.md);
-``verify_replay`` re-runs the rules over such a dict and raises ``ReplayError`` naming the
-first violation (which dealing, deal and trick). Reading and writing files is the caller's.
+``build_replay`` turns a played ``GameState`` into a ``Replay`` (``replay_format``: the
+documented JSON, docs/replay.md); ``verify_replay`` re-runs the rules over such JSON and raises
+``ReplayError`` naming the first violation (which dealing, deal and trick); ``read_replay``
+verifies and types it. Reading and writing files is the caller's.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .bids import BOARD, BidError, bid_name, parse_bid
 from .cards import DECK_SIZE, SUITS, CardError, card_name, cards_of, parse_card
+from .replay_format import (
+    FORFEIT_REASONS,
+    FORMAT,
+    VERSION,
+    BidRecord,
+    Dealing,
+    Forfeit,
+    ForfeitReason,
+    GameResult,
+    JokerSwap,
+    Player,
+    Replay,
+    ReplayError,
+    ThinkTime,
+    TrickRecord,
+)
 from .rules import SEATS, Rules, RulesError, team_of
-from .situation import FaultPlace
 from .state import DealRecord, GameState, IllegalActionError, Trick, seeded_deals
 
-FORMAT = "backalley-replay"
-VERSION = 1
-FORFEIT_REASONS = ("timeout", "crash", "illegal", "protocol", "startup")
-
-
-@dataclass(frozen=True)
-class Forfeit:
-    """A game ended by a player's fault; the faulting seat's team loses."""
-
-    seat: int
-    reason: str
-    detail: str = ""
-    place: FaultPlace | None = None  # where it happened, when known
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Forfeit:
-        """A replay's ``result.forfeit`` (its place only if it was recorded)."""
-        place = None
-        if isinstance(data.get("situation"), str):
-            place = FaultPlace(
-                data.get("deal"), data.get("dealing"), data.get("trick"),
-                str(data.get("step", "")), data["situation"],
-            )  # fmt: skip
-        return cls(int(data["seat"]), str(data["reason"]), str(data.get("detail", "")), place)
-
-
-@dataclass(frozen=True)
-class ThinkTime:
-    """How long one seat's bot took over its decisions, as the referee measured it."""
-
-    decisions: int
-    total_ms: float
-    max_ms: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "decisions": self.decisions,
-            "total_ms": round(self.total_ms, 3),
-            "max_ms": round(self.max_ms, 3),
-        }
-
-
-class ReplayError(ValueError):
-    """A replay that is malformed or breaks a rule; the message says where."""
-
-    def __init__(
-        self, message: str, *, dealing: int | None = None, deal: int | None = None,
-        trick: int | None = None,
-    ) -> None:  # fmt: skip
-        where = []
-        if deal is not None:
-            where.append(f"deal {deal}")
-        if dealing is not None:
-            where.append(f"(dealing {dealing})")
-        place = " ".join(where)
-        if trick is not None:
-            place += f", trick {trick}"
-        self.located = bool(place)  # already says where: pass it on unchanged
-        super().__init__(f"{place}: {message}" if place else message)
-
+__all__ = [
+    "FORFEIT_REASONS", "FORMAT", "VERSION", "Forfeit", "ForfeitReason", "Replay", "ReplayError",
+    "ThinkTime", "build_replay", "read_replay", "verify_replay",
+]  # fmt: skip
 
 # ---------------------------------------------------------------------- writing
 
 
-def _trick_dict(trick: Trick) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "leader": trick.leader,
-        "plays": [[trick.seat_of(i), card_name(c)] for i, c in enumerate(trick.cards)],
-        "winner": trick.winner,
-    }
+def _trick(trick: Trick) -> TrickRecord:
+    legal = None
     if trick.legal is not None:
-        out["legal"] = [[card_name(c) for c in allowed] for allowed in trick.legal]
-    return out
+        legal = tuple(tuple(card_name(c) for c in allowed) for allowed in trick.legal)
+    plays = tuple((trick.seat_of(i), card_name(c)) for i, c in enumerate(trick.cards))
+    return TrickRecord(trick.leader, plays, trick.winner, legal)
 
 
-def _deal_dict(record: DealRecord, current: Trick | None) -> dict[str, Any]:
+def _dealing(record: DealRecord, current: Trick | None) -> Dealing:
     levels = 0
     bids = []
     for seat, action in record.bids:
-        bid: dict[str, Any] = {"seat": seat, "bid": bid_name(action)}
+        level = None
         if action == BOARD:
             levels += 1
-            bid["board_level"] = levels
-        bids.append(bid)
+            level = levels
+        bids.append(BidRecord(seat, bid_name(action), level))
     swap = record.joker_swap
-    tricks = [_trick_dict(t) for t in record.tricks]
+    tricks = [_trick(t) for t in record.tricks]
     if current is not None and current.cards:
-        tricks.append(_trick_dict(current))  # the unfinished trick of a forfeited game
-    out: dict[str, Any] = {
-        "number": record.number,
-        "hand_size": record.hand_size,
-        "dealer": record.dealer,
-        "hands": [[card_name(c) for c in cards_of(h)] for h in record.hands],
-        "stock": [card_name(c) for c in record.stock],
-        "turned": card_name(record.turned),
-        "trump": None if record.trump is None else SUITS[record.trump],
-        "joker_swap": swap
-        and {
-            "seat": swap.seat,
-            "discarded": card_name(swap.discarded),
-            "drawn": card_name(swap.drawn),
-        },
-        "bids": bids,
-        "leader": record.leader,
-        "tricks": tricks,
-        "tricks_won": list(record.tricks_won),
-        "points": record.points and list(record.points),
-        "totals": record.totals and list(record.totals),
-    }
-    if record.redeal:
-        out["redeal"] = True
-    return out
+        tricks.append(_trick(current))  # the unfinished trick of a forfeited game
+    return Dealing(
+        number=record.number,
+        hand_size=record.hand_size,
+        dealer=record.dealer,
+        hands=tuple(tuple(card_name(c) for c in cards_of(h)) for h in record.hands),
+        stock=tuple(card_name(c) for c in record.stock),
+        turned=card_name(record.turned),
+        trump=None if record.trump is None else SUITS[record.trump],
+        joker_swap=None
+        if swap is None
+        else JokerSwap(swap.seat, card_name(swap.discarded), card_name(swap.drawn)),
+        bids=tuple(bids),
+        leader=record.leader,
+        tricks=tuple(tricks),
+        tricks_won=tuple(record.tricks_won),
+        points=record.points and (record.points[0], record.points[1]),
+        totals=record.totals and (record.totals[0], record.totals[1]),
+        redeal=record.redeal,
+    )
 
 
 def build_replay(
@@ -138,45 +89,24 @@ def build_replay(
     *,
     forfeit: Forfeit | None = None,
     think: Sequence[ThinkTime] | None = None,
-) -> dict[str, Any]:
+) -> Replay:
     """The replay of ``state`` (a finished game, or one ended by ``forfeit``); ``think``, by
-    seat, adds each player's optional ``think`` key."""
+    seat, adds each player's think time."""
     if forfeit is None and not state.is_terminal():
         raise ValueError("a replay needs a finished game or a forfeit")
     last = len(state.deals) - 1
-    deals = [
-        _deal_dict(r, state.trick if i == last and not state.is_terminal() else None)
+    deals = tuple(
+        _dealing(r, state.trick if i == last and not state.is_terminal() else None)
         for i, r in enumerate(state.deals)
-    ]
-    if forfeit is None:
-        winner = state.winner()
-        forfeit_dict = None
-    else:
-        winner = 1 - team_of(forfeit.seat)
-        forfeit_dict = {
-            "seat": forfeit.seat,
-            "team": team_of(forfeit.seat),
-            "reason": forfeit.reason,
-            "detail": forfeit.detail,
-        }
-        if forfeit.place is not None:
-            forfeit_dict.update(forfeit.place.to_dict())
-    players: list[dict[str, Any]] = [
-        {"seat": s, "team": team_of(s), "name": names[s]} for s in range(SEATS)
-    ]
-    if think is not None:
-        for player, spent in zip(players, think, strict=True):
-            player["think"] = spent.to_dict()
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "seed": state.seed,
-        "rules": state.rules.to_dict(),
-        "players": players,
-        "first_dealer": state.first_dealer,
-        "deals": deals,
-        "result": {"totals": list(state.totals), "winner": winner, "forfeit": forfeit_dict},
-    }
+    )
+    winner = state.winner() if forfeit is None else 1 - team_of(forfeit.seat)
+    spent = [None] * SEATS if think is None else list(think)
+    players = tuple(Player(s, names[s], t) for s, t in zip(range(SEATS), spent, strict=True))
+    totals = (state.totals[0], state.totals[1])
+    return Replay(
+        state.seed, state.rules, players, state.first_dealer, deals,
+        GameResult(totals, winner, forfeit),
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------- verifying
@@ -447,6 +377,12 @@ def same(recorded: Any, expected: Any) -> bool:
 def expect(condition: bool, message: str) -> None:
     if not condition:
         raise ReplayError(message)
+
+
+def read_replay(data: Any) -> tuple[Replay, GameState]:
+    """A replay's JSON, verified (``verify_replay``) and typed."""
+    state = verify_replay(data)
+    return Replay.from_dict(data), state
 
 
 def verify_replay(replay: Any) -> GameState:

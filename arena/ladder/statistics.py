@@ -33,6 +33,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.engine.replay_format import Dealing, Replay
+
 SEATS = 4
 
 
@@ -115,26 +117,26 @@ class Statistics:
         }
 
 
-def seat_statistics(replay: Mapping[str, Any]) -> list[Statistics]:
+def seat_statistics(replay: Replay) -> list[Statistics]:
     """One game's figures, by seat."""
     deals = [0] * SEATS
     points = [0] * SEATS
     contracts: list[dict[int, Tally]] = [{} for _ in range(SEATS)]
     boards = [Tally()] * SEATS
-    for dealing in replay["deals"]:
-        if dealing.get("points") is None:
+    for dealing in replay.deals:
+        if dealing.points is None:
             continue  # a redeal, or the unfinished dealing of a forfeit
         for seat, bid, made in _seat_contracts(dealing):
             deals[seat] += 1
-            points[seat] += dealing["points"][seat % 2]
+            points[seat] += dealing.points[seat % 2]
             if bid == "board":
                 boards[seat] = boards[seat].plus(made)
             elif isinstance(bid, int):
                 contracts[seat][bid] = contracts[seat].get(bid, Tally()).plus(made)
-    forfeit = replay["result"].get("forfeit")
+    forfeit = replay.forfeit
     out = []
-    for seat, player in enumerate(replay["players"]):
-        think = player.get("think")
+    for seat, player in enumerate(replay.players):
+        think = player.think
         out.append(
             Statistics(
                 games=1,
@@ -142,24 +144,24 @@ def seat_statistics(replay: Mapping[str, Any]) -> list[Statistics]:
                 points=points[seat],
                 contracts=dict(sorted(contracts[seat].items())),
                 boards=boards[seat],
-                forfeits={forfeit["reason"]: 1} if forfeit and forfeit["seat"] == seat else {},
-                decisions=think["decisions"] if think else 0,
-                think_total_ms=think["total_ms"] if think else 0.0,
-                think_max_ms=think["max_ms"] if think else None,
+                forfeits={str(forfeit.reason): 1} if forfeit and forfeit.seat == seat else {},
+                decisions=think.decisions if think else 0,
+                think_total_ms=think.total_ms if think else 0.0,
+                think_max_ms=think.max_ms if think else None,
             )
         )
     return out
 
 
-def _seat_contracts(dealing: Mapping[str, Any]) -> list[tuple[int, int | str | None, bool]]:
+def _seat_contracts(dealing: Dealing) -> list[tuple[int, int | str | None, bool]]:
     """(seat, what its bid counts as, whether its team's contract was made), for each seat:
     the bid is ``"board"`` for its own board claim, None when only its partner claimed."""
-    n = dealing["hand_size"]
+    n = dealing.hand_size
     number = [0, 0]
     board = [False, False]
     own: dict[int, int | str] = {}
-    for b in dealing["bids"]:
-        seat, bid = b["seat"], b["bid"]
+    for b in dealing.bids:
+        seat, bid = b.seat, b.bid
         if bid == "board":
             board[seat % 2] = True
             own[seat] = "board"
@@ -167,7 +169,7 @@ def _seat_contracts(dealing: Mapping[str, Any]) -> list[tuple[int, int | str | N
             value = 0 if bid == "pass" else int(bid)
             number[seat % 2] += value
             own.setdefault(seat, value)
-    won = dealing["tricks_won"]
+    won = dealing.tricks_won
     out: list[tuple[int, int | str | None, bool]] = []
     for seat in range(SEATS):
         team = seat % 2
@@ -180,17 +182,17 @@ def _seat_contracts(dealing: Mapping[str, Any]) -> list[tuple[int, int | str | N
     return out
 
 
-def by_seat(replays: Iterable[Mapping[str, Any]]) -> dict[tuple[str, int], Statistics]:
+def by_seat(replays: Iterable[Replay]) -> dict[tuple[str, int], Statistics]:
     """Every game's figures, keyed by (player name, seat), in that order."""
     out: dict[tuple[str, int], Statistics] = {}
     for replay in replays:
         for seat, stats in enumerate(seat_statistics(replay)):
-            key = (str(replay["players"][seat]["name"]), seat)
+            key = (replay.players[seat].name, seat)
             out[key] = out[key].merged(stats) if key in out else stats
     return dict(sorted(out.items()))
 
 
-def by_bot(replays: Iterable[Mapping[str, Any]]) -> dict[str, Statistics]:
+def by_bot(replays: Iterable[Replay]) -> dict[str, Statistics]:
     """Every game's figures, keyed by player name, its seats merged."""
     out: dict[str, Statistics] = {}
     for (name, _), stats in by_seat(replays).items():

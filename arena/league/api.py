@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
+from arena.engine.replay import Replay
 from arena.ladder.pairs import seat_in
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
@@ -111,7 +112,7 @@ class Ladder(Protocol):
     def versions(self) -> list[VersionRow]: ...
     def standings(self, tournament: str) -> list[Standing]: ...
     def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]: ...
-    def replay(self, match_id: int, game: int) -> dict[str, Any]: ...
+    def replay(self, match_id: int, game: int) -> Replay: ...
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         """The logs of the token's user's bots in the match (every bot's for an operator)."""
         ...
@@ -175,13 +176,12 @@ class LocalLadder:
         assert t.id is not None
         return [match_row(self.labels, m) for m in self.store.matches(t.id, status)]
 
-    def replay(self, match_id: int, game: int) -> dict[str, Any]:
+    def replay(self, match_id: int, game: int) -> Replay:
         if game not in (1, 2):
             raise ValueError(f"game is 1 or 2, got {game}")
         match = self._played(match_id)
         assert match.replay_path is not None
-        replay: dict[str, Any] = self.data.read_json(match.replay_path)["games"][game - 1]
-        return replay
+        return self.data.read_replays(match.replay_path)[game - 1]
 
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         return self.logs_of(self.store.authenticate(token), match_id)

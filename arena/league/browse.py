@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.engine.replay import Replay
 from arena.ladder.pairs import first_game_seat
 from arena.ladder.statistics import Statistics, by_bot
 from arena.store import Match, MatchStatus
@@ -156,7 +157,7 @@ def match_detail(ladder: LocalLadder, match_id: int) -> MatchDetail:
     games: list[GameSummary] = []
     forfeit = None
     if m.status == MatchStatus.DONE and m.replay_path is not None:
-        replays = ladder.data.read_json(m.replay_path)["games"]
+        replays = ladder.data.read_replays(m.replay_path)
         for n, replay in enumerate(replays, start=1):
             games.append(_summary(n, replay))
         forfeit = _forfeit(m, replays, labels)
@@ -223,7 +224,7 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
 def _match_figures(data: DataDir, key: str) -> dict[str, Statistics]:
     """A match's statistics by player label; kept, as a stored record never changes (its
     key names its content)."""
-    return by_bot(data.read_json(key)["games"])
+    return by_bot(data.read_replays(key))
 
 
 def _statistics(figures: list[dict[str, Statistics]], labels: list[str]) -> dict[str, Any]:
@@ -249,21 +250,17 @@ def _status(status: str | None) -> MatchStatus | None:
         raise ValueError(f"unknown status {status!r}: {known}") from None
 
 
-def _summary(game: int, replay: dict[str, Any]) -> GameSummary:
+def _summary(game: int, replay: Replay) -> GameSummary:
     deals = [
-        (int(d["number"]), list(d["totals"]))
-        for d in replay["deals"]
-        if not d.get("redeal") and d.get("totals") is not None
+        (d.number, list(d.totals)) for d in replay.deals if not d.redeal and d.totals is not None
     ]
-    players = [str(p["name"]) for p in replay["players"]]
-    return GameSummary(game, players, list(replay["result"]["totals"]), deals)
+    return GameSummary(game, replay.names, list(replay.result.totals), deals)
 
 
-def _forfeit(m: Match, replays: list[dict[str, Any]], labels: list[str]) -> ForfeitPlace | None:
+def _forfeit(m: Match, replays: list[Replay], labels: list[str]) -> ForfeitPlace | None:
     if not m.forfeit_reason or m.forfeit_game is None or m.forfeit_seat is None:
         return None
-    replay = replays[m.forfeit_game - 1]
-    deals = replay["deals"]
+    deals = replays[m.forfeit_game - 1].deals
     first_seat = first_game_seat(m.forfeit_game, m.forfeit_seat)
     return ForfeitPlace(
         game=m.forfeit_game,
@@ -271,5 +268,5 @@ def _forfeit(m: Match, replays: list[dict[str, Any]], labels: list[str]) -> Forf
         bot=labels[first_seat],
         reason=m.forfeit_reason,
         detail=m.forfeit_detail or "",
-        deal=int(deals[-1]["number"]) if deals else None,
+        deal=deals[-1].number if deals else None,
     )

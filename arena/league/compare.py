@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import Any
 
+from arena.engine.replay import Replay
 from arena.ladder.pairs import Pair, team_of
 from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, Verdict, closing_lines, opening_line
 from arena.ladder.sprt import pair_line as sprt_pair_line
@@ -84,7 +84,7 @@ class ComparedPair:
     seed: int
     pair: Pair  # team 0 is A's
     forfeits: tuple[str, ...] = ()  # a note per forfeit, for the pair's line
-    replays: tuple[dict[str, Any], ...] = ()  # both games', when played here: for statistics
+    replays: tuple[Replay, ...] = ()  # both games', when played here: for statistics
 
 
 def compare_lines(
@@ -95,7 +95,7 @@ def compare_lines(
     it still plays. If ``pairs`` ends first (its caller went away), so do the lines."""
     sprt = settings.sprt()
     yield opening_line(sprt, labels[0], labels[1], settings.seed), None
-    counted: list[dict[str, Any]] = []  # the replays of the pairs the test counted
+    counted: list[Replay] = []  # the replays of the pairs the test counted
     try:
         while sprt.verdict is None and sprt.pairs < settings.max_pairs:
             played = next(pairs, None)

@@ -12,10 +12,12 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from arena import submission
+from arena.engine.replay import Replay
 from arena.store import Store
 
 
@@ -71,6 +73,14 @@ class DataDir:
         # Compact: json's C encoder (an indent falls back to the pure-Python one, which took
         # a quarter of a worker's CPU per match); `arena replay` is how people read them.
         return self.store_blob(json.dumps(value, separators=(",", ":")).encode(), ".json")
+
+    def store_replays(self, replays: Sequence[Replay]) -> str:
+        """A match's replays, one record; its key."""
+        return self.store_json({"games": [r.to_dict() for r in replays]})
+
+    def read_replays(self, key: str) -> list[Replay]:
+        """A match's replays, as ``store_replays`` kept them."""
+        return [Replay.from_dict(r) for r in self.read_json(key)["games"]]
 
     def read_blob(self, key: str) -> bytes:
         return self.store.blob(key)

@@ -126,6 +126,6 @@ def _result(data: DataDir, games: list[PlayedGame]) -> MatchResult:
         totals,
         pair.winner,
         forfeit,
-        replay_path=data.store_json({"games": replays}),
+        replay_path=data.store_replays(replays),
         logs_path=data.store_json(logs),
     )

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from arena.engine.replay_format import ForfeitReason
+
 
 class BotFault(Exception):
-    """A bot broke the contract; ``reason`` is what the replay records."""
+    """A bot broke the contract; ``reason`` is what the replay records (each subclass has
+    its own)."""
 
-    reason: ClassVar[str] = "fault"
+    reason: ClassVar[ForfeitReason]
 
     def __init__(self, seat: int, bot: str, detail: str, *, answer: int | None = None) -> None:
         self.seat = seat
@@ -19,28 +22,28 @@ class BotFault(Exception):
 
 
 class TimeoutFault(BotFault):
-    reason = "timeout"
+    reason = ForfeitReason.TIMEOUT
 
 
 class CrashFault(BotFault):
     """The process died or the bot's code raised."""
 
-    reason = "crash"
+    reason = ForfeitReason.CRASH
 
 
 class IllegalFault(BotFault):
     """A well-formed answer that is not one of the legal options."""
 
-    reason = "illegal"
+    reason = ForfeitReason.ILLEGAL
 
 
 class ProtocolFault(BotFault):
     """A malformed answer, an unknown card, or the wrong protocol version."""
 
-    reason = "protocol"
+    reason = ForfeitReason.PROTOCOL
 
 
 class StartupFault(BotFault):
     """Never came up: no socket, or no answer to Hello in time."""
 
-    reason = "startup"
+    reason = ForfeitReason.STARTUP

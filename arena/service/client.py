@@ -17,6 +17,7 @@ from typing import Any
 import grpc
 
 from arena import submission
+from arena.engine.replay import Replay
 from arena.league.api import BotLog, MatchRow, SubmitOutcome, TokenRow, VersionRow
 from arena.league.compare import CompareLine, CompareSettings
 from arena.league.standings import Standing
@@ -80,10 +81,9 @@ class RemoteLadder:
         reply = self._call(self.stub.ListMatches, request)
         return [_row(MatchRow, m) for m in reply.matches]
 
-    def replay(self, match_id: int, game: int) -> dict[str, Any]:
+    def replay(self, match_id: int, game: int) -> Replay:
         request = pb.GetReplayRequest(match_id=match_id, game=game)
-        replay: dict[str, Any] = json.loads(self._call(self.stub.GetReplay, request).replay_json)
-        return replay
+        return Replay.from_dict(json.loads(self._call(self.stub.GetReplay, request).replay_json))
 
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         request = pb.GetLogsRequest(match_id=match_id)

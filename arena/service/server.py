@@ -311,7 +311,7 @@ class ArenaService(rpc.ArenaServicer):
         self, request: pb.GetReplayRequest, context: grpc.ServicerContext
     ) -> pb.GetReplayResponse:
         replay = self.ladder.replay(request.match_id, request.game)
-        return pb.GetReplayResponse(replay_json=json.dumps(replay))
+        return pb.GetReplayResponse(replay_json=json.dumps(replay.to_dict()))
 
     @_stream
     def GetLogs(

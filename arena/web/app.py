@@ -303,7 +303,7 @@ def _replay(ladder: LocalLadder, match_id: int, game: int) -> dict[str, Any]:
     if game not in (1, 2):
         ladder.store.match(match_id)  # an unknown match is said first
         raise NotFound(f"match {match_id} has games 1 and 2, not {game}")
-    return ladder.replay(match_id, game)
+    return ladder.replay(match_id, game).to_dict()
 
 
 def _owners(ladder: LocalLadder) -> dict[str, str]:

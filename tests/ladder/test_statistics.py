@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import GameState
-from arena.engine.replay import Forfeit, ThinkTime, build_replay
+from arena.engine.replay import Forfeit, ForfeitReason, Replay, ThinkTime, build_replay
 from arena.ladder.statistics import Statistics, Tally, by_bot, by_seat, seat_statistics
 from tests.cli.runner import run_arena
 
@@ -46,7 +46,7 @@ def test_golden_games_add_up() -> None:
     for path in GOLDEN:
         replay = load(path)
         scored = [d for d in replay["deals"] if not d.get("redeal")]
-        for seat, stats in enumerate(seat_statistics(replay)):
+        for seat, stats in enumerate(seat_statistics(Replay.from_dict(replay))):
             team = seat % 2
             assert stats.games == 1
             assert stats.deals == len(scored) == 25
@@ -58,14 +58,14 @@ def test_golden_games_add_up() -> None:
 
 def test_a_double_board_counts_for_its_claimers_only() -> None:
     replay = load(next(p for p in GOLDEN if p.name.startswith("double_board")))
-    per_seat = seat_statistics(replay)
+    per_seat = seat_statistics(Replay.from_dict(replay))
     claims = [b["seat"] for d in replay["deals"] for b in d["bids"] if b["bid"] == "board"]
     for seat, stats in enumerate(per_seat):
         assert stats.boards.bid == claims.count(seat)
     assert sum(s.boards.bid for s in per_seat) == len(claims) >= 2
 
 
-def forfeited_game() -> dict[str, Any]:
+def forfeited_game() -> Replay:
     """Random legal moves until deal 2 has begun, then seat 1 is said to have played an
     illegal card; think time as a referee would record it."""
     state = GameState.new(11)
@@ -74,18 +74,18 @@ def forfeited_game() -> dict[str, Any]:
         state.apply(rng.choice(state.legal_actions()))
     think = [ThinkTime(10 + s, 20.0 * (s + 1), 5.0 + s) for s in range(4)]
     return build_replay(
-        state, ["a", "b", "a", "b"], forfeit=Forfeit(1, "illegal", "x"), think=think
+        state, ["a", "b", "a", "b"], forfeit=Forfeit(1, ForfeitReason.ILLEGAL, "x"), think=think
     )
 
 
 def test_a_forfeit_counts_the_finished_deals_and_the_reason() -> None:
     replay = forfeited_game()
-    scored = [d for d in replay["deals"] if d["points"] is not None]
-    assert [d["number"] for d in scored] == [1]
-    assert replay["deals"][-1]["number"] == 2 and replay["deals"][-1]["points"] is None
+    scored = [d for d in replay.deals if d.points is not None]
+    assert [d.number for d in scored] == [1]
+    assert replay.deals[-1].number == 2 and replay.deals[-1].points is None
     for seat, s in enumerate(seat_statistics(replay)):
         assert s.deals == 1
-        assert s.points == scored[0]["points"][seat % 2]
+        assert s.points == (scored[0].points or (0, 0))[seat % 2]
         assert s.forfeits == ({"illegal": 1} if seat == 1 else {})
         assert s.decisions == 10 + seat
         assert s.mean_think_ms == 20.0 * (seat + 1) / (10 + seat)
@@ -93,7 +93,7 @@ def test_a_forfeit_counts_the_finished_deals_and_the_reason() -> None:
 
 
 def test_by_bot_merges_seats_and_games() -> None:
-    replays = [forfeited_game(), load(GOLDEN[0])]
+    replays = [forfeited_game(), Replay.from_dict(load(GOLDEN[0]))]
     seats = by_seat(replays)
     assert list(seats) == [("a", 0), ("a", 2), ("b", 1), ("b", 3), ("random", 0),
                            ("random", 1), ("random", 2), ("random", 3)]  # fmt: skip
@@ -135,5 +135,5 @@ def test_arena_play_records_think_time_when_asked(tmp_path: Path) -> None:
         )
         assert player["think"]["decisions"] == decisions
         assert 0 < player["think"]["max_ms"] <= player["think"]["total_ms"]
-    stats = seat_statistics(data)
+    stats = seat_statistics(Replay.from_dict(data))
     assert [s.decisions for s in stats] == [p["think"]["decisions"] for p in data["players"]]

@@ -12,6 +12,15 @@ from typing import Any
 
 import pytest
 
+from arena.engine.replay import ForfeitReason, ReplayError
+from arena.engine.replay import Replay as TypedReplay
+from arena.referee.faults import (
+    CrashFault,
+    IllegalFault,
+    ProtocolFault,
+    StartupFault,
+    TimeoutFault,
+)
 from tests.cli.runner import run_arena
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -220,6 +229,53 @@ def test_golden_file_reproduces_byte_for_byte(name: str, tmp_path: Path) -> None
             lineterm="",
         )
         pytest.fail("the same command now writes another game:\n" + "\n".join(list(diff)[:40]))
+
+
+@pytest.mark.parametrize("name", sorted(FEATURES))
+def test_golden_file_round_trips_through_the_typed_replay(name: str) -> None:
+    """Read as a ``Replay`` and written again as ``arena play`` writes: the same bytes."""
+    text = (GOLDEN / name).read_text(encoding="utf-8")
+    typed = TypedReplay.from_dict(json.loads(text))
+    assert json.dumps(typed.to_dict(), indent=1) + "\n" == text
+    assert TypedReplay.from_dict(typed.to_dict()) == typed
+
+
+def test_a_forfeit_round_trips_with_its_reason_and_place() -> None:
+    data = load(GOLDEN / "plain_seed653_random.json")
+    data["deals"] = data["deals"][:1]
+    data["result"]["forfeit"] = {
+        "seat": 2, "team": 0, "reason": "timeout", "detail": "no answer in 1000 ms",
+        "deal": 1, "dealing": 1, "trick": 3, "step": "play", "situation": "deal 1 ...",
+    }  # fmt: skip
+    typed = TypedReplay.from_dict(data)
+    assert typed.forfeit is not None and typed.forfeit.reason is ForfeitReason.TIMEOUT
+    assert typed.forfeit.place is not None and typed.forfeit.place.trick == 3
+    assert json.dumps(typed.to_dict()) == json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("deals"), "malformed replay: the replay: KeyError: 'deals'"),
+        (lambda d: d["players"].__setitem__(0, 7), "malformed replay: a player is not a JSON"),
+        (lambda d: d["result"].update(forfeit={"seat": 1, "reason": "bored"}),
+         "malformed replay: the forfeit: ValueError: 'bored'"),
+    ],
+)  # fmt: skip
+def test_a_replay_of_another_shape_is_a_replay_error(
+    change: Callable[[Replay], object], message: str
+) -> None:
+    data = load(GOLDEN / "draw_seed863_random.json")
+    change(data)
+    with pytest.raises(ReplayError) as caught:
+        TypedReplay.from_dict(data)
+    assert str(caught.value).startswith(message)
+
+
+def test_the_faults_raise_the_reasons_replays_record() -> None:
+    reasons = {fault.reason for fault in (TimeoutFault, CrashFault, IllegalFault, ProtocolFault,
+                                          StartupFault)}  # fmt: skip
+    assert reasons == set(ForfeitReason)
 
 
 def readme_commands() -> dict[str, list[str]]:

@@ -46,7 +46,7 @@ def test_many_random_games_verify(tmp_path: Path) -> None:
     files, expected = [], []
     seen: set[str] = set()
     for seed in range(GAMES):
-        data = build_replay(random_game(seed), NAMES)
+        data = build_replay(random_game(seed), NAMES).to_dict()
         seen |= features(data)
         path = tmp_path / f"game{seed:04d}.json"
         path.write_text(json.dumps(data), encoding="utf-8")

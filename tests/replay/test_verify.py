@@ -102,7 +102,7 @@ def record_game(seed: int) -> Game:
                 )
             )
         state.apply(action)
-    replay = build_replay(state, NAMES)
+    replay = build_replay(state, NAMES).to_dict()
     redeals = [i + 1 for i, d in enumerate(replay["deals"]) if d.get("redeal")]
     assert redeals, "the recorded game should have a redeal"
     return Game(replay, plays, max(redeals))
@@ -542,7 +542,9 @@ def test_forfeit_replay_verifies(
     state = forfeit_at(SEED, stop)
     seat = state.current_player()
     totals = list(state.totals)
-    data = build_replay(state, NAMES, forfeit=Forfeit(seat, reason, "seat stopped answering"))
+    data = build_replay(
+        state, NAMES, forfeit=Forfeit(seat, reason, "seat stopped answering")
+    ).to_dict()
     path = write(tmp_path / "forfeit.json", data)
     result = run_arena("replay", "verify", path)
     assert result.returncode == 0, result.stderr
@@ -564,7 +566,7 @@ def test_forfeit_by_the_leading_team_loses(tmp_path: Path) -> None:
     state = forfeit_at(SEED, mid_trick_with_the_leaders_to_move)
     seat = state.current_player()
     assert state.totals[team_of(seat)] > state.totals[1 - team_of(seat)]
-    data = build_replay(state, NAMES, forfeit=Forfeit(seat, "crash", "exit status 1"))
+    data = build_replay(state, NAMES, forfeit=Forfeit(seat, "crash", "exit status 1")).to_dict()
     last_trick = data["deals"][-1]["tricks"][-1]
     assert len(last_trick["plays"]) == 2 and last_trick["winner"] is None
     assert data["result"]["winner"] == 1 - team_of(seat)
@@ -576,7 +578,9 @@ def test_forfeit_by_the_leading_team_loses(tmp_path: Path) -> None:
 
 def test_forfeit_with_unknown_reason(tmp_path: Path) -> None:
     state = forfeit_at(SEED, mid_bidding)
-    data = build_replay(state, NAMES, forfeit=Forfeit(state.current_player(), "bored", ""))
+    data = build_replay(
+        state, NAMES, forfeit=Forfeit(state.current_player(), "bored", "")
+    ).to_dict()
     path = write(tmp_path / "forfeit.json", data)
     rejected(path, "unknown forfeit reason 'bored'")
 

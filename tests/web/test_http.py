@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from arena.engine.replay import verify_replay
+from arena.engine.replay import Replay, verify_replay
 from arena.ladder.statistics import by_bot
 from tests.cli.runner import arena_executable, error_line
 from tests.league.conftest import Arena
@@ -80,7 +80,9 @@ def test_bot_page_shows_the_statistics_of_its_games(site: Site) -> None:
     replays = [site.json(f"/api/matches/{site.match_id}/games/{game}/replay") for game in (1, 2)]
     for bot in ("random", MARKUP_NAME):
         figures = site.json(f"/api/bots/{urllib.parse.quote(bot, safe='')}")["statistics"]
-        assert figures == json.loads(json.dumps(by_bot(replays)[f"{bot} v1"].to_dict()))
+        assert figures == json.loads(
+            json.dumps(by_bot(map(Replay.from_dict, replays))[f"{bot} v1"].to_dict())
+        )
         assert figures["games"] == 4  # both seats of its team, in both games
         assert figures["think"] is not None  # the ladder's replays record think time
         bids = sum(t["made"] + t["set"] for t in figures["contracts"].values())
