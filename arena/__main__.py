@@ -17,7 +17,7 @@ def main() -> None:
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     gc.disable()
     try:
-        from .commands import main as cli_main
+        from .cli.main import main as cli_main
     finally:
         gc.freeze()
         gc.enable()

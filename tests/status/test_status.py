@@ -19,7 +19,7 @@ from typing import IO, Any
 
 import pytest
 
-from arena.cli_status import print_status
+from arena.cli.status import print_status
 from arena.league.status import RunningMatch, Status, TournamentCounts, WorkerInfo, status
 from arena.logs import setup_logging
 from arena.store import Match, MatchSpec, MatchStatus

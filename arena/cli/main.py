@@ -1,8 +1,8 @@
 """The arena CLI whole: every command group imported (each registers its commands on
-``arena.cli.app`` as it loads), and ``main``, what the console script runs.
+``arena.cli.app.app`` as it loads), and ``main``, what the console script runs.
 
-Kept apart from ``arena.cli`` so that the command modules, which import the shared app and
-helpers from there, are not imported back by it: no module of the CLI imports in a circle.
+Kept apart from ``arena.cli.app`` so that the command modules, which import the shared app
+and helpers from there, are not imported back by it: no module of the CLI imports in a circle.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import sys
 import typer
 from typer._click.exceptions import ClickException
 
-from . import cli_compare, cli_ladder, cli_server, cli_status, cli_tokens, cli_web  # noqa: F401
-from .cli import app, err
+from . import compare, ladder, server, status, tokens, web  # noqa: F401
+from .app import app, err
 
 
 def main() -> None:

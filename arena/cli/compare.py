@@ -46,8 +46,15 @@ from typing import Annotated
 
 import typer
 
-from .cli import SandboxOption, app, fail, out, sandbox_for, seed_or_random
-from .cli_ladder import (
+from arena.ladder.sprt import Verdict
+from arena.league.compare import CompareLine, CompareSettings, compare_locally, resolve_version
+from arena.limits import Limits
+from arena.play import BotSpec, resolve_bot
+from arena.sandbox import SandboxError
+from arena.service.tls import ClientTls
+
+from .app import SandboxOption, app, fail, out, sandbox_for, seed_or_random
+from .ladder import (
     PlaintextOption,
     TlsCaOption,
     data_dir,
@@ -55,12 +62,6 @@ from .cli_ladder import (
     opened_store,
     token_of,
 )
-from .ladder.sprt import Verdict
-from .league.compare import CompareLine, CompareSettings, compare_locally, resolve_version
-from .limits import Limits
-from .play import BotSpec, resolve_bot
-from .sandbox import SandboxError
-from .service.tls import ClientTls
 
 
 @app.command()

@@ -11,8 +11,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from .cli import app, err, fail, out
-from .cli_ladder import (
+from arena.service.tls import ClientTls
+
+from .app import app, err, fail, out
+from .ladder import (
     PlaintextOption,
     ServerOption,
     TlsCaOption,
@@ -21,7 +23,6 @@ from .cli_ladder import (
     print_table,
     token_of,
 )
-from .service.tls import ClientTls
 
 token_app = typer.Typer(no_args_is_help=True, help="Your tokens: list, create, revoke.")
 app.add_typer(token_app, name="token")

@@ -9,12 +9,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from .cli import app, cells, fail, out
-from .cli_ladder import PlaintextOption, ServerOption, TlsCaOption, ladder_for, print_table
-from .league.status import Status
-from .league.worker import WorkerConfig
-from .service.tls import ClientTls
-from .store import MatchStatus
+from arena.league.status import Status
+from arena.league.worker import WorkerConfig
+from arena.service.tls import ClientTls
+from arena.store import MatchStatus
+
+from .app import app, cells, fail, out
+from .ladder import PlaintextOption, ServerOption, TlsCaOption, ladder_for, print_table
 
 ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)
 

@@ -24,24 +24,23 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .cli import SandboxOption, app, bots_app, cells, err, fail, out, replay_app, sandbox_for
-from .engine.replay import ReplayError, verify_replay
-from .inert import inert, inert_bytes
-from .ladder import FORMATS, ScheduleError, round_robin
-from .ladder.statistics import Statistics, by_bot
-from .league.api import Ladder, LocalLadder, MatchRow, NoResult
-from .league.compare import resolve_version
-from .league.files import DataDir
-from .league.standings import Standing, standings
-from .league.submit import LADDER, submit
-from .league.worker import Worker, WorkerConfig
-from .logs import setup_logging
-from .play import SAMPLE_BOTS, sample_bot
-from .render import deal_lines, forfeit_lines, statistics_lines
-from .sandbox import Sandbox, SandboxError
-from .service.client import RemoteError, RemoteLadder
-from .service.tls import ClientTls
-from .store import (
+from arena.engine.replay import ReplayError, verify_replay
+from arena.inert import inert, inert_bytes
+from arena.ladder import FORMATS, ScheduleError, round_robin
+from arena.ladder.statistics import Statistics, by_bot
+from arena.league.api import Ladder, LocalLadder, MatchRow, NoResult
+from arena.league.compare import resolve_version
+from arena.league.files import DataDir
+from arena.league.standings import Standing, standings
+from arena.league.submit import LADDER, submit
+from arena.league.worker import Worker, WorkerConfig
+from arena.logs import setup_logging
+from arena.play import SAMPLE_BOTS, sample_bot
+from arena.render import deal_lines, forfeit_lines, statistics_lines
+from arena.sandbox import Sandbox, SandboxError
+from arena.service.client import RemoteError, RemoteLadder
+from arena.service.tls import ClientTls
+from arena.store import (
     Match,
     MatchSpec,
     MatchStatus,
@@ -53,7 +52,9 @@ from .store import (
     arena_home,
     open_store,
 )
-from .submission import SubmissionError
+from arena.submission import SubmissionError
+
+from .app import SandboxOption, app, bots_app, cells, err, fail, out, replay_app, sandbox_for
 
 user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
 tournament_app = typer.Typer(no_args_is_help=True, help="One-off round-robin tournaments.")

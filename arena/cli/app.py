@@ -21,14 +21,14 @@ from rich.text import Text
 from typer._click.core import Context
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from . import __version__
-from .engine import DealRecord, Rules, RulesError
-from .engine.replay import ReplayError, read_replay
-from .inert import inert
-from .ladder.pairs import summarize
-from .ladder.statistics import by_bot
-from .limits import Limits
-from .play import (
+from arena import __version__
+from arena.engine import DealRecord, Rules, RulesError
+from arena.engine.replay import ReplayError, read_replay
+from arena.inert import inert
+from arena.ladder.pairs import summarize
+from arena.ladder.statistics import by_bot
+from arena.limits import Limits
+from arena.play import (
     BotSpec,
     GameSettings,
     PlayedGame,
@@ -38,15 +38,15 @@ from .play import (
     played_pairs,
     resolve_bot,
 )  # fmt: skip
-from .render import (
+from arena.render import (
     deal_lines,
     forfeit_lines,
     forfeit_where,
     log_tail,
     statistics_lines,
 )
-from .sandbox import Sandbox, SandboxError, default_kind, open_sandbox
-from .sandbox.choose import KINDS as SANDBOX_KINDS
+from arena.sandbox import Sandbox, SandboxError, default_kind, open_sandbox
+from arena.sandbox.choose import KINDS as SANDBOX_KINDS
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -459,9 +459,9 @@ def image_build(
     """Build the image bots run in, offline; a no-op if the engine has it already."""
     import time
 
-    from .sandbox.engine import docker_client
-    from .sandbox.errors import SandboxError
-    from .sandbox.image import ensure_image, image_present, image_size, image_tag
+    from arena.sandbox.engine import docker_client
+    from arena.sandbox.errors import SandboxError
+    from arena.sandbox.image import ensure_image, image_present, image_size, image_tag
 
     start = time.monotonic()
 
@@ -486,8 +486,8 @@ def image_build(
 @image_app.command("tag")
 def image_tag_command() -> None:
     """Print the tag of the image the current source wants."""
-    from .sandbox.errors import SandboxError
-    from .sandbox.image import image_tag
+    from arena.sandbox.errors import SandboxError
+    from arena.sandbox.image import image_tag
 
     try:
         out.print(image_tag(), markup=False)

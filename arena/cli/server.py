@@ -11,14 +11,15 @@ from typing import Annotated
 
 import typer
 
-from .cli import SandboxOption, app, fail, sandbox_for
-from .cli_ladder import data_dir, opened_store
-from .league.api import LocalLadder
-from .logs import setup_logging
-from .service.limits import ServiceLimits
-from .service.server import serve
-from .service.tls import server_credentials
-from .store import arena_home
+from arena.league.api import LocalLadder
+from arena.logs import setup_logging
+from arena.service.limits import ServiceLimits
+from arena.service.server import serve
+from arena.service.tls import server_credentials
+from arena.store import arena_home
+
+from .app import SandboxOption, app, fail, sandbox_for
+from .ladder import data_dir, opened_store
 
 D = ServiceLimits()  # the defaults, shown by --help
 log = logging.getLogger("arena.server")

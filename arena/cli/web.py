@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import app, check_writable, fail, out, replay_app, write_atomically
+from .app import app, check_writable, fail, out, replay_app, write_atomically
 
 ListenOption = Annotated[str, typer.Option(help="HOST:PORT to listen on (port 0: any free one).")]
 
@@ -21,10 +21,10 @@ def web_command(
     """Serve the ladder, the bots, the matches and a replay viewer over HTTP, read-only, on
     the store named by ARENA_DATABASE_URL (default: SQLite in $ARENA_HOME). Runs until
     SIGINT or SIGTERM."""
-    from .league.api import open_ladder  # the web's imports only when serving
-    from .store import StoreError
-    from .web import create_app
-    from .web.server import serve, url_of
+    from arena.league.api import open_ladder  # the web's imports only when serving
+    from arena.store import StoreError
+    from arena.web import create_app
+    from arena.web.server import serve, url_of
 
     try:
         ladder = open_ladder()
@@ -39,7 +39,7 @@ def web_command(
 
 
 def _listening(listen: str) -> socket.socket:
-    from .web.server import bound_socket
+    from arena.web.server import bound_socket
 
     try:
         return bound_socket(listen)
@@ -58,8 +58,8 @@ ReplayFileArgument = Annotated[
 def replay_view(file: ReplayFileArgument, listen: ListenOption = "127.0.0.1:8000") -> None:
     """Show a replay file in the web viewer, served over HTTP until SIGINT or SIGTERM (the
     file is verified first)."""
-    from .web.replay_file import ReplayFileError, create_file_app, read_replay
-    from .web.server import serve, url_of
+    from arena.web.replay_file import ReplayFileError, create_file_app, read_replay
+    from arena.web.server import serve, url_of
 
     try:
         replay = read_replay(file)
@@ -79,7 +79,7 @@ def replay_html(
 ) -> None:
     """Write a replay file's viewer as ONE self-contained HTML file: it opens in a browser
     with no server and no network (the file is verified first)."""
-    from .web.replay_file import ReplayFileError, read_replay, standalone_html
+    from arena.web.replay_file import ReplayFileError, read_replay, standalone_html
 
     try:
         replay = read_replay(file)
