@@ -46,7 +46,8 @@ from arena.render import (
     statistics_lines,
 )
 from arena.sandbox import Sandbox, SandboxError, default_kind, open_sandbox
-from arena.sandbox.choose import KINDS as SANDBOX_KINDS
+
+from .options import SandboxOption
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -54,16 +55,6 @@ app = typer.Typer(
     help="Back Alley Arena.",
     context_settings={"help_option_names": ["-h", "--help"]},  # subcommands inherit it
 )
-
-
-# The choices as the metavar, not a typer choice: open_sandbox's error names them too.
-SandboxOption = Annotated[
-    str | None,
-    typer.Option(
-        metavar="[" + "|".join(SANDBOX_KINDS) + "]",
-        help="Where bots run (default: docker if an engine answers, else process).",
-    ),
-]
 
 
 def _show_version(value: bool) -> None:

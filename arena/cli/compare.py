@@ -53,15 +53,9 @@ from arena.play import BotSpec, resolve_bot
 from arena.sandbox import SandboxError
 from arena.service.tls import ClientTls
 
-from .app import SandboxOption, app, fail, out, sandbox_for, seed_or_random
-from .ladder import (
-    PlaintextOption,
-    TlsCaOption,
-    data_dir,
-    ladder_for,
-    opened_store,
-    token_of,
-)
+from .app import app, fail, out, sandbox_for, seed_or_random
+from .ladder import data_dir, ladder_for, opened_store, token_of
+from .options import PlaintextOption, SandboxOption, ServerOption, TlsCaOption, TokenOption
 
 
 @app.command()
@@ -83,17 +77,8 @@ def compare(
         bool,
         typer.Option("--pentanomial", help="Score a pair by its two game results, not points."),
     ] = False,
-    server: Annotated[
-        str | None,
-        typer.Option(
-            envvar="ARENA_SERVER",
-            help="Compare two submitted bots (NAME or NAME@VERSION) on this server's workers.",
-            show_default=False,
-        ),
-    ] = None,
-    token: Annotated[
-        str | None, typer.Option(help="With --server: your token (default: $ARENA_TOKEN).")
-    ] = None,
+    server: ServerOption = None,
+    token: TokenOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
 ) -> None:

@@ -26,12 +26,12 @@ from rich.table import Table
 
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
-from arena.ladder import FORMATS, ScheduleError, round_robin
+from arena.ladder import FORMATS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
 from arena.league.api import Ladder, LocalLadder, MatchRow, NoResult
 from arena.league.compare import resolve_version
 from arena.league.files import DataDir
-from arena.league.standings import Standing, standings
+from arena.league.standings import Standing
 from arena.league.submit import LADDER, submit
 from arena.league.worker import Worker, WorkerConfig
 from arena.logs import setup_logging
@@ -42,19 +42,24 @@ from arena.service.client import RemoteError, RemoteLadder
 from arena.service.tls import ClientTls
 from arena.store import (
     Match,
-    MatchSpec,
     MatchStatus,
-    NotFound,
     Store,
     StoreError,
     Tournament,
-    TournamentFormat,
     arena_home,
     open_store,
 )
 from arena.submission import SubmissionError
 
-from .app import SandboxOption, app, bots_app, cells, err, fail, out, replay_app, sandbox_for
+from .app import app, bots_app, cells, err, fail, out, replay_app, sandbox_for
+from .options import (
+    PlaintextOption,
+    SandboxOption,
+    ServerOption,
+    TlsCaOption,
+    TokenOption,
+    TournamentOption,
+)
 
 user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
 tournament_app = typer.Typer(no_args_is_help=True, help="One-off round-robin tournaments.")
@@ -62,35 +67,6 @@ app.add_typer(bots_app, name="bots")
 app.add_typer(user_app, name="user")
 app.add_typer(tournament_app, name="tournament")
 
-TokenOption = Annotated[
-    str | None, typer.Option(help="Your token (default: $ARENA_TOKEN).", show_default=False)
-]
-TournamentOption = Annotated[str, typer.Option(help="Tournament name.")]
-ServerOption = Annotated[
-    str | None,
-    typer.Option(
-        envvar="ARENA_SERVER",
-        help="An arena server's HOST:PORT (default: $ARENA_SERVER; none: the local store).",
-        show_default=False,
-    ),
-]
-TlsCaOption = Annotated[
-    Path | None,
-    typer.Option(
-        envvar="ARENA_TLS_CA",
-        help="With --server: the CA that signed its certificate (default: $ARENA_TLS_CA, "
-        "else the system's roots).",
-        show_default=False,
-    ),
-]
-PlaintextOption = Annotated[
-    bool,
-    typer.Option(
-        "--plaintext",
-        envvar="ARENA_PLAINTEXT",
-        help="With --server: no TLS (a server on loopback, or on a network you trust).",
-    ),
-]
 USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
 
 
@@ -134,6 +110,13 @@ def ladder_for(
         finally:
             remote.close()
         return
+    with local_ladder(sandbox, fallback=fallback) as ladder:
+        yield ladder
+
+
+@contextlib.contextmanager
+def local_ladder(sandbox: str | None = None, *, fallback: bool = True) -> Iterator[LocalLadder]:
+    """The ladder on this machine's store; every error as one ``error:`` line."""
     with opened_store() as store:
         yield LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox, fallback=fallback))
 
@@ -285,15 +268,6 @@ def ladder_command(
         print(json.dumps([row.as_json() for row in rows], indent=1))
         return
     print_standings(rows, show_all=show_all, hide_retired=not show_all)
-
-
-def find_tournament(store: Store, name: str) -> Tournament:
-    try:
-        return store.tournament(name)
-    except NotFound:
-        if name == LADDER:
-            fail("the ladder is empty: no bot has been submitted yet (arena submit)")
-        raise
 
 
 def print_standings(
@@ -532,10 +506,10 @@ def worker_command(
     if concurrency < 1:
         fail("--concurrency must be >= 1")
     config = WorkerConfig(concurrency, heartbeat, silent_after)
-    with opened_store() as store:
-        tid = find_tournament(store, tournament).id if tournament else None
+    with local_ladder() as ladder:
+        tid = ladder.tournament(tournament).id if tournament else None
         backend = sandbox_for(sandbox, fallback=False)
-        worker = Worker(store, data_dir(store), backend, config, tournament_id=tid)
+        worker = Worker(ladder.store, ladder.data, backend, config, tournament_id=tid)
         # A flag, not KeyboardInterrupt: an exception raised in the middle of Thread.join
         # can leave the slot threads running unjoined while the interpreter shuts down.
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -547,15 +521,11 @@ def worker_command(
 
 
 def run_with_progress(
-    store: Store, tournament: Tournament | None, concurrency: int, sandbox: Sandbox
+    ladder: LocalLadder, tournament: Tournament | None, concurrency: int, sandbox: Sandbox
 ) -> None:
     """Play until nothing is left, with a progress bar over the queued and running matches."""
     tid = tournament.id if tournament is not None else None
-    ids = [tid] if tid is not None else [t.id for t in store.tournaments() if t.id is not None]
-    left = sum(
-        c[MatchStatus.QUEUED] + c[MatchStatus.RUNNING]
-        for c in (store.status_counts(i) for i in ids)
-    )
+    left = ladder.unfinished(tournament)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeElapsedColumn(), console=err) as progress:
         task = progress.add_task("matches", total=left)
@@ -565,7 +535,9 @@ def run_with_progress(
                 progress.advance(task)
 
         config = WorkerConfig(concurrency=concurrency)
-        worker = Worker(store, data_dir(store), sandbox, config, tournament_id=tid, listener=tell)
+        worker = Worker(
+            ladder.store, ladder.data, sandbox, config, tournament_id=tid, listener=tell
+        )
         worker.run(until_idle=True)
 
 
@@ -581,19 +553,9 @@ def tournament_create(
     if format not in FORMATS:
         fail(f"unknown format {format!r}: {' or '.join(FORMATS)}")
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    with opened_store() as store:
-        active = {e.bot.name: e.version.id for e in store.active_entries()}
-        missing = [b for b in names if b not in active]
-        if missing:
-            fail(f"no active version of {', '.join(missing)}")
-        entries = [active[b] for b in names]
-        schedule = round_robin(entries, format, games_per_pairing, seed)  # type: ignore[arg-type]
-        t = store.create_tournament(
-            name, seed=seed, format=TournamentFormat(format), games_per_pairing=games_per_pairing
-        )
-        assert t.id is not None
-        store.enqueue(t.id, [MatchSpec(m.seed, m.teams) for m in schedule])  # type: ignore[arg-type]
-    out.print(f"tournament {name}: {len(schedule)} matches scheduled", markup=False)
+    with local_ladder() as ladder:
+        _, count = ladder.create_tournament(name, names, format, games_per_pairing, seed)
+    out.print(f"tournament {name}: {count} matches scheduled", markup=False)
 
 
 @tournament_app.command("run")
@@ -603,14 +565,14 @@ def tournament_run(
     sandbox: SandboxOption = None,
 ) -> None:
     """Play the tournament's matches here until none is left, then print the standings."""
-    with opened_store() as store:
-        t = find_tournament(store, name)
+    with local_ladder() as ladder:
+        t = ladder.tournament(name)
         backend = sandbox_for(sandbox)
         try:
-            run_with_progress(store, t, concurrency, backend)
+            run_with_progress(ladder, t, concurrency, backend)
         finally:
             backend.close()
-        print_standings(standings(store, t))
+        print_standings(ladder.standings(name))
 
 
 @tournament_app.command("status")
@@ -621,18 +583,18 @@ def tournament_status(
     ] = False,
 ) -> None:
     """How many matches are queued, running, done and failed; the standings so far."""
-    with opened_store() as store:
-        t = find_tournament(store, name)
+    with local_ladder() as ladder:
+        t = ladder.tournament(name)
         assert t.id is not None
-        counts = store.status_counts(t.id)
+        counts = ladder.store.status_counts(t.id)
         if as_json:
-            rows = [row.as_json() for row in standings(store, t)]
+            rows = [row.as_json() for row in ladder.standings(name)]
             matches = {s.value: counts[s] for s in MatchStatus}
             print(json.dumps({"matches": matches, "standings": rows}, indent=1))
             return
         shown = [s for s in MatchStatus if s != MatchStatus.CANCELLED or counts[s]]
         out.print(" · ".join(f"{s.value} {counts[s]}" for s in shown), markup=False)
-        print_standings(standings(store, t))
+        print_standings(ladder.standings(name))
 
 
 @app.command("demo")
@@ -669,7 +631,8 @@ def demo(
     os.environ["ARENA_HOME"] = str(home)
     os.environ["ARENA_DATABASE_URL"] = f"sqlite:///{home / 'arena.db'}"
     out.print(f"data directory: {home}", markup=False)
-    with opened_store() as store:
+    with local_ladder() as ladder:
+        store = ladder.store
         token = store.add_user("demo")
         backend = sandbox_for(sandbox)
         try:
@@ -682,13 +645,13 @@ def demo(
                     + (f" · {done.scheduled} matches scheduled" if done.scheduled else ""),
                     markup=False,
                 )
-            run_with_progress(store, None, concurrency, backend)
+            run_with_progress(ladder, None, concurrency, backend)
         finally:
             backend.close()
-        ladder = find_tournament(store, LADDER)
-        print_standings(standings(store, ladder), hide_retired=True)
-        assert ladder.id is not None
-        played = store.matches(ladder.id, MatchStatus.DONE)
+        print_standings(ladder.standings(LADDER), hide_retired=True)
+        tid = ladder.tournament(LADDER).id
+        assert tid is not None
+        played = store.matches(tid, MatchStatus.DONE)
     for line in next_commands(home, chosen[0], played[0].id if played else None):
         out.print(line, markup=False)
     if caller_database:

@@ -18,8 +18,9 @@ from arena.service.server import serve
 from arena.service.tls import server_credentials
 from arena.store import arena_home
 
-from .app import SandboxOption, app, fail, sandbox_for
+from .app import app, fail, sandbox_for
 from .ladder import data_dir, opened_store
+from .options import SandboxOption
 
 D = ServiceLimits()  # the defaults, shown by --help
 log = logging.getLogger("arena.server")

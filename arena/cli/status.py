@@ -15,7 +15,8 @@ from arena.service.tls import ClientTls
 from arena.store import MatchStatus
 
 from .app import app, cells, fail, out
-from .ladder import PlaintextOption, ServerOption, TlsCaOption, ladder_for, print_table
+from .ladder import ladder_for, print_table
+from .options import PlaintextOption, ServerOption, TlsCaOption
 
 ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)
 

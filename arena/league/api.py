@@ -8,12 +8,13 @@ Errors are the store's (``StoreError`` and its kinds), ``SubmissionError``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from arena.engine.replay import Replay
+from arena.ladder import Format
 from arena.ladder.pairs import seat_in
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
@@ -21,7 +22,6 @@ from arena.store import (
     Forbidden,
     Match,
     MatchStatus,
-    NotFound,
     Store,
     Tournament,
     User,
@@ -34,7 +34,8 @@ from .files import DataDir
 from .labels import Labels
 from .standings import Standing, standings
 from .status import Status, status
-from .submit import LADDER, submit
+from .submit import submit
+from .tournaments import create_tournament, find_tournament, unfinished
 
 
 class NoResult(Exception):
@@ -169,10 +170,10 @@ class LocalLadder:
         ]
 
     def standings(self, tournament: str) -> list[Standing]:
-        return standings(self.store, self._tournament(tournament))
+        return standings(self.store, self.tournament(tournament))
 
     def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]:
-        t = self._tournament(tournament)
+        t = self.tournament(tournament)
         assert t.id is not None
         return [match_row(self.labels, m) for m in self.store.matches(t.id, status)]
 
@@ -239,15 +240,20 @@ class LocalLadder:
             bot, version.number, version.status, version.reason or "", version.content_hash
         )
 
-    def _tournament(self, name: str) -> Tournament:
-        try:
-            return self.store.tournament(name)
-        except NotFound:
-            if name == LADDER:
-                raise NotFound(
-                    "the ladder is empty: no bot has been submitted yet (arena submit)"
-                ) from None
-            raise
+    # ------------------------------------------------------------------ here only
+
+    def tournament(self, name: str) -> Tournament:
+        return find_tournament(self.store, name)
+
+    def create_tournament(
+        self, name: str, bots: Sequence[str], format: Format, games_per_pairing: int, seed: int
+    ) -> tuple[Tournament, int]:
+        """A round-robin of the bots' active versions, queued; and how many matches."""
+        return create_tournament(self.store, name, bots, format, games_per_pairing, seed)
+
+    def unfinished(self, tournament: Tournament | None = None) -> int:
+        """Matches queued or running in ``tournament`` (None: in all)."""
+        return unfinished(self.store, None if tournament is None else tournament.id)
 
     def _played(self, match_id: int) -> Match:
         match = self.store.match(match_id)

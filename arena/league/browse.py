@@ -107,7 +107,7 @@ class StandingsCache:
     def __call__(self, tournament: str, *, retired: bool = False) -> list[Standing]:
         """The standings; without ``retired``, only the ladder's active entries."""
         store = self.ladder.store
-        t = self.ladder._tournament(tournament)
+        t = self.ladder.tournament(tournament)
         assert t.id is not None
         active = frozenset(e.version.id for e in store.active_entries())
         rated = store.rated_through(t.id)
@@ -135,7 +135,7 @@ def match_page(
     if page < 1:
         raise ValueError(f"page is 1 or more, got {page}")
     wanted = _status(status)
-    t = ladder._tournament(tournament)
+    t = ladder.tournament(tournament)
     assert t.id is not None
     versions = None
     if bot:

@@ -34,11 +34,12 @@ from typing import Any
 from arena.limits import Limits
 from arena.play import TablePipeline
 from arena.sandbox import Sandbox
-from arena.store import Match, MatchStatus, Store
+from arena.store import Match, Store
 
 from .files import DataDir
 from .matches import ScheduledMatch, play_match, schedule_match
 from .rating import update_ratings
+from .tournaments import unfinished
 
 log = logging.getLogger("arena.worker")
 
@@ -237,16 +238,7 @@ class Worker:
             )  # fmt: skip
 
     def _idle(self) -> bool:
-        ids = (
-            [self.tournament_id]
-            if self.tournament_id is not None
-            else [t.id for t in self.store.tournaments() if t.id is not None]
-        )
-        for tid in ids:
-            counts = self.store.status_counts(tid)
-            if counts[MatchStatus.QUEUED] or counts[MatchStatus.RUNNING]:
-                return False
-        return True
+        return unfinished(self.store, self.tournament_id) == 0
 
     def _play(
         self,

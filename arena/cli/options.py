@@ -1,0 +1,50 @@
+"""The options several commands share, each defined once: where bots run, and which ladder
+(``--server`` with its ``--tls-ca`` and ``--plaintext``, ``--token``, ``--tournament``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.sandbox.choose import KINDS as SANDBOX_KINDS
+
+# The choices as the metavar, not a typer choice: open_sandbox's error names them too.
+SandboxOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="[" + "|".join(SANDBOX_KINDS) + "]",
+        help="Where bots run (default: docker if an engine answers, else process).",
+    ),
+]
+
+TokenOption = Annotated[
+    str | None, typer.Option(help="Your token (default: $ARENA_TOKEN).", show_default=False)
+]
+TournamentOption = Annotated[str, typer.Option(help="Tournament name.")]
+ServerOption = Annotated[
+    str | None,
+    typer.Option(
+        envvar="ARENA_SERVER",
+        help="An arena server's HOST:PORT (default: $ARENA_SERVER; none: the local store).",
+        show_default=False,
+    ),
+]
+TlsCaOption = Annotated[
+    Path | None,
+    typer.Option(
+        envvar="ARENA_TLS_CA",
+        help="With --server: the CA that signed its certificate (default: $ARENA_TLS_CA, "
+        "else the system's roots).",
+        show_default=False,
+    ),
+]
+PlaintextOption = Annotated[
+    bool,
+    typer.Option(
+        "--plaintext",
+        envvar="ARENA_PLAINTEXT",
+        help="With --server: no TLS (a server on loopback, or on a network you trust).",
+    ),
+]
