@@ -450,7 +450,7 @@ def image_build(
     """Build the image bots run in, offline; a no-op if the engine has it already."""
     import time
 
-    from arena.sandbox.engine import docker_client
+    from arena.sandbox.docker_engine import docker_client
     from arena.sandbox.errors import SandboxError
     from arena.sandbox.image import ensure_image, image_present, image_size, image_tag
 

@@ -7,7 +7,7 @@ rlimits and namespaces; weaker) and ``none`` (a plain child process; for debuggi
 from .base import SOCKET_NAME, RunningBot, Sandbox, describe_exit
 from .bot_socket import SocketFault, dial_path
 from .choose import KINDS, default_kind, open_sandbox
-from .engine import docker_available
+from .docker_engine import docker_available
 from .errors import SandboxError
 from .process import BotProcess, ProcessSandbox, namespace_prefix
 

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 
 from .base import Sandbox
-from .engine import docker_available, docker_client
+from .docker_engine import docker_available, docker_client
 from .errors import SandboxError
 from .process import ProcessSandbox
 

@@ -44,7 +44,7 @@ from arena.limits import Limits
 
 from .base import SOCKET_NAME, describe_exit
 from .bot_socket import open_socket
-from .engine import docker_client
+from .docker_engine import docker_client
 from .errors import SandboxError
 from .freezer import Freezer, container_freezer
 from .leftovers import Sweeper, alive, mark_owner, sweep_scratch

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox.engine import docker_client
+from arena.sandbox.docker_engine import docker_client
 from arena.sandbox.image import ensure_image
 from arena.store import VersionStatus
 

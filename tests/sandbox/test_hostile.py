@@ -368,7 +368,7 @@ def leftovers() -> list[str]:
 
 def bot_containers() -> list[str]:
     from arena.sandbox.docker import leftover_containers
-    from arena.sandbox.engine import docker_client
+    from arena.sandbox.docker_engine import docker_client
 
     client = docker_client()
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from arena.sandbox.engine import docker_available, docker_client
+from arena.sandbox.docker_engine import docker_available, docker_client
 from arena.sandbox.errors import SandboxError
 from arena.sandbox.image import (
     LABEL_HASH,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox.docker import OWNER_LABEL, SESSION_LABEL
-from arena.sandbox.engine import docker_client
+from arena.sandbox.docker_engine import docker_client
 from arena.sandbox.image import image_tag
 from arena.sandbox.leftovers import OWNER_FILE, SWEEP_S
 from tests.cli.runner import _environment, arena_executable
