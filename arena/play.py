@@ -1,8 +1,5 @@
-"""Local play: resolve bot specs, start each bot in a sandbox, referee games between them.
-
-A bot spec is a sample bot's name (``random``, ``heuristic``, ``montecarlo``: a directory
-under ``sample_bots/``) or a path to a bot directory, its ``bot.py``, or a .zip / .tar.gz of
-the directory.
+"""Tables and their pipeline: four bots (``arena.bot_specs``) started in a sandbox for each
+game, the game refereed between them, the bots stopped.
 
 Every game gets four fresh bots. While one game is played the next game's bots are already
 starting (``TablePipeline``), so a sandbox's start-up cost hides behind the game before, and
@@ -11,7 +8,6 @@ the last game's bots are being stopped, so its tear-down cost hides behind the g
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import os
@@ -26,7 +22,7 @@ from pathlib import Path
 
 import grpc
 
-from arena import submission
+from arena.bot_specs import BotSpec
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, Replay, build_replay
 from arena.engine.situation import startup_place
@@ -36,56 +32,7 @@ from arena.referee import BotFault, GameOutcome, RemotePlayer, StartupFault, run
 from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
 from arena.sandbox.leftovers import scratch_dir
 
-SAMPLE_BOTS = Path(
-    os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
-)
-ARCHIVES = (".zip", ".tar.gz", ".tgz")
 log = logging.getLogger("arena.play")
-
-
-class BotSpecError(ValueError):
-    """A bot spec that names no sample bot and no bot directory."""
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    label: str  # as given on the command line
-    directory: Path  # holds bot.py
-
-
-def sample_bot_names() -> list[str]:
-    if not SAMPLE_BOTS.is_dir():
-        return []
-    return sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file())
-
-
-def sample_bot(spec: str) -> Path | None:
-    """The sample bot's directory a bare name such as ``heuristic`` names (not a path that
-    exists here), else None."""
-    if "/" in spec or Path(spec).exists() or not (SAMPLE_BOTS / spec / "bot.py").is_file():
-        return None
-    return SAMPLE_BOTS / spec
-
-
-def resolve_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
-    """The bot a spec names; an archive is unpacked (checked) for as long as ``unpacked``."""
-    path = Path(spec)
-    if "/" not in spec and not path.exists():
-        if (sample := sample_bot(spec)) is not None:
-            return BotSpec(spec, sample)
-        known = ", ".join(sample_bot_names())
-        raise BotSpecError(f"unknown bot {spec!r}: not a sample bot ({known}) nor a path")
-    if path.is_file() and path.name == "bot.py":
-        return BotSpec(spec, path.resolve().parent)
-    if path.is_file() and path.name.lower().endswith(ARCHIVES):
-        return BotSpec(spec, unpacked.enter_context(submission.opened(path)))
-    if path.is_dir():
-        if not (path / "bot.py").is_file():
-            raise BotSpecError(f"bot directory {spec} has no bot.py at its root")
-        return BotSpec(spec, path.resolve())
-    raise BotSpecError(
-        f"no bot at {spec}: expected a directory with bot.py, a bot.py, or a .zip/.tar.gz of one"
-    )
 
 
 @dataclass(frozen=True)

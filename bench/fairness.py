@@ -32,8 +32,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.bot_specs import BotSpec
 from arena.limits import Limits
-from arena.play import BotSpec, GameSettings, play_game
+from arena.play import GameSettings, play_game
 from arena.sandbox import RunningBot, Sandbox, SandboxError, open_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent

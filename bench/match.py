@@ -39,9 +39,10 @@ from pathlib import Path
 
 import grpc
 
+from arena.bot_specs import BotSpec
 from arena.engine import Rules
 from arena.limits import Limits
-from arena.play import BotSpec, GameSettings, play_many, start_table
+from arena.play import GameSettings, play_many, start_table
 from arena.referee import BotFault, RemotePlayer
 from arena.sandbox import Sandbox, SandboxError, dial_path, namespace_prefix, open_sandbox
 

@@ -16,8 +16,9 @@ import argparse
 import contextlib
 import time
 
+from arena.bot_specs import resolve_bot
 from arena.ladder.pairs import summarize
-from arena.play import GameSettings, play_many, played_pairs, resolve_bot
+from arena.play import GameSettings, play_many, played_pairs
 from arena.sandbox import ProcessSandbox
 
 COMPARISONS = [("heuristic", "random"), ("montecarlo", "heuristic")]

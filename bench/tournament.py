@@ -66,11 +66,12 @@ from pathlib import Path
 from sqlalchemy import create_engine, exc, text
 from sqlalchemy.engine import make_url
 
+from arena.bot_specs import BotSpec
 from arena.engine.replay import verify_replay
 from arena.ladder import round_robin
 from arena.league.files import code_key
 from arena.limits import Limits
-from arena.play import BotSpec, GameSettings, play_game
+from arena.play import GameSettings, play_game
 from arena.sandbox import SandboxError, open_sandbox
 from arena.sandbox.docker import OWNER_LABEL
 from arena.store import MatchSpec, MatchStatus, Store, StoreError, VersionStatus, open_store

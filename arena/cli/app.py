@@ -22,22 +22,14 @@ from typer._click.core import Context
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from arena import __version__
+from arena.bot_specs import BotSpec, resolve_bot
 from arena.engine import DealRecord, Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
 from arena.inert import inert
 from arena.ladder.pairs import summarize
 from arena.ladder.statistics import by_bot
 from arena.limits import Limits
-from arena.play import (
-    BotSpec,
-    GameSettings,
-    PlayedGame,
-    game_replay,
-    play_game,
-    play_many,
-    played_pairs,
-    resolve_bot,
-)  # fmt: skip
+from arena.play import GameSettings, PlayedGame, game_replay, play_game, play_many, played_pairs
 from arena.render import (
     deal_lines,
     forfeit_lines,

@@ -46,10 +46,10 @@ from typing import Annotated
 
 import typer
 
+from arena.bot_specs import BotSpec, resolve_bot
 from arena.ladder.sprt import Verdict
 from arena.league.compare import CompareLine, CompareSettings, compare_locally, resolve_version
 from arena.limits import Limits
-from arena.play import BotSpec, resolve_bot
 from arena.sandbox import SandboxError
 from arena.service.tls import ClientTls
 

@@ -24,6 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from arena.bot_specs import SAMPLE_BOTS, sample_bot
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
 from arena.ladder import FORMATS, ScheduleError
@@ -35,7 +36,6 @@ from arena.league.standings import Standing
 from arena.league.submit import LADDER, submit
 from arena.league.worker import Worker, WorkerConfig
 from arena.logs import setup_logging
-from arena.play import SAMPLE_BOTS, sample_bot
 from arena.render import deal_lines, forfeit_lines, statistics_lines
 from arena.sandbox import Sandbox, SandboxError
 from arena.service.client import RemoteError, RemoteLadder

@@ -16,13 +16,14 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 
+from arena.bot_specs import BotSpec
 from arena.engine.replay import Replay
 from arena.ladder.pairs import Pair, team_of
 from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, Verdict, closing_lines, opening_line
 from arena.ladder.sprt import pair_line as sprt_pair_line
 from arena.ladder.statistics import by_bot
 from arena.limits import Limits
-from arena.play import BotSpec, GameSettings, PlayedGame, game_replay, pair_of, play_many
+from arena.play import GameSettings, PlayedGame, game_replay, pair_of, play_many
 from arena.render import forfeit_where, statistics_lines
 from arena.sandbox import Sandbox
 from arena.store import (

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bot_specs import BotSpec
 from arena.engine import Rules
 from arena.ladder.pairs import Pair, PairGame, by_team, second_seating
 from arena.limits import Limits
 from arena.play import (
-    BotSpec,
     GameSettings,
     PlayedGame,
     TablePipeline,

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import submission
+from arena.bot_specs import SAMPLE_BOTS, BotSpec
 from arena.ladder import grow
 from arena.limits import Limits
-from arena.play import SAMPLE_BOTS, BotSpec, GameSettings, play_game
+from arena.play import GameSettings, play_game
 from arena.sandbox import Sandbox
 from arena.store import (
     BotVersion,

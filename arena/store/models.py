@@ -8,7 +8,8 @@ migration of a database enum type.
 
 A match is one duplicate *pair* of games: the same seeded deals played twice, the
 partnerships swapped between seats. ``seat0..seat3`` are the versions at the seats of the
-first game; the second game seats them one seat further clockwise (``arena.play.rotated``).
+first game; the second game seats them one seat further clockwise
+(``arena.ladder.pairs.second_seating``).
 Team 0 is the partnership at seats 0+2 of the first game, team 1 the one at seats 1+3;
 totals, points, winner and forfeits speak of these teams.
 """

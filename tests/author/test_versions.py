@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.play import SAMPLE_BOTS
+from arena.bot_specs import SAMPLE_BOTS
 from arena.submission import content_hash
 from tests.cli.runner import error_line
 from tests.league.conftest import bot_copy, make_arena

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bot_specs import SAMPLE_BOTS, BotSpec
 from arena.limits import Limits
 from arena.play import (
-    SAMPLE_BOTS,
-    BotSpec,
     GameSettings,
     Table,
     TablePipeline,
