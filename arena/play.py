@@ -30,6 +30,7 @@ from typing import Any
 import grpc
 
 from arena import submission
+from arena.attached import AttachedBot, attached_address, is_attached, relaxed
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, build_replay
 from arena.engine.situation import startup_place
@@ -53,6 +54,7 @@ class BotSpecError(ValueError):
 class BotSpec:
     label: str  # as given on the command line
     directory: Path  # holds bot.py
+    address: str | None = None  # a bot already running there (arena play tcp://), not started
 
 
 def sample_bot_names() -> list[str]:
@@ -72,6 +74,8 @@ def sample_bot(spec: str) -> Path | None:
 def resolve_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """The bot a spec names; an archive is unpacked (checked) for as long as ``unpacked``."""
     path = Path(spec)
+    if is_attached(spec):
+        raise BotSpecError(f"{spec}: only arena play takes a bot that is already running")
     if "/" not in spec and not path.exists():
         if (sample := sample_bot(spec)) is not None:
             return BotSpec(spec, sample)
@@ -90,12 +94,22 @@ def resolve_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     )
 
 
+def attached_spec(spec: str) -> BotSpec:
+    """The bot already running at ``tcp://127.0.0.1:PORT``; ``AttachError`` if none answers
+    there. It has no directory: the platform never starts it."""
+    return BotSpec(spec, Path(os.devnull), attached_address(spec))
+
+
 @dataclass(frozen=True)
 class GameSettings:
     rules: Rules = Rules()  # noqa: RUF009 (frozen values: sharing the default is safe)
     limits: Limits = Limits()  # noqa: RUF009
     record_legal: bool = False
     logs_dir: Path | None = None  # keep each bot's log here
+    attach_timeout_s: int = 300  # per call, for a bot already running (arena play tcp://)
+
+    def limits_of(self, bot: BotSpec) -> Limits:
+        return self.limits if bot.address is None else relaxed(self.limits, self.attach_timeout_s)
 
 
 @dataclass
@@ -138,6 +152,8 @@ def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Ta
     root = Path(scratch.name)
 
     def start(seat: int) -> RunningBot:
+        if (address := bots[seat].address) is not None:
+            return AttachedBot(address)
         return sandbox.start(bots[seat].directory, root / f"seat{seat}", limits)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -183,7 +199,7 @@ def referee_table(
     to do: at once by default, in the background with ``TablePipeline.later``. Stopping a
     table of containers takes 0.2 s, and 0.5-0.7 s when other workers stop theirs too: time
     the next game need not wait for, since no bot of this game can reach it."""
-    rules, limits = settings.rules, settings.limits
+    rules = settings.rules
     channels: list[grpc.Channel] = []
     sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
     tear_down_table = functools.partial(_tear_down, table, channels, sockets)
@@ -193,10 +209,13 @@ def referee_table(
         for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
             # Start-up counts from the start; a bot started ahead of its game that is up by
             # now still gets a moment to be reached.
+            limits = settings.limits_of(bot)
             deadline = max(running.started_at + limits.startup_ms / 1000, time.monotonic() + 1.0)
             try:
-                sockets.append(_checked_socket(seat, bot, running, limits, deadline))
-                channel = grpc.insecure_channel(f"unix:{dial_path(sockets[-1])}", CHANNEL_OPTIONS)
+                if bot.address is None:
+                    sockets.append(_checked_socket(seat, bot, running, limits, deadline))
+                target = bot.address or f"unix:{dial_path(sockets[-1])}"
+                channel = grpc.insecure_channel(target, CHANNEL_OPTIONS)
                 channels.append(channel)
                 player = RemotePlayer(
                     seat, channel, limits, bot.label, running.died, running.freeze, running.thaw
