@@ -38,6 +38,7 @@ from .play import (
     play_game,
     play_many,
     resolve_bot,
+    sample_bot_names,
     summarize,
 )  # fmt: skip
 from .render import (
@@ -52,10 +53,19 @@ from .sandbox.choose import KINDS as SANDBOX_KINDS
 
 app = typer.Typer(
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion and --show-completion (bash, zsh, fish)
     help="Back Alley Arena.",
     context_settings={"help_option_names": ["-h", "--help"]},  # subcommands inherit it
 )
+
+
+def _complete_sandbox(incomplete: str) -> list[str]:
+    return [kind for kind in SANDBOX_KINDS if kind.startswith(incomplete)]
+
+
+def complete_bot(incomplete: str) -> list[str]:
+    """Sample bots' names for shell completion; none matching, the shell completes paths."""
+    return [name for name in sample_bot_names() if name.startswith(incomplete)]
 
 
 # The choices as the metavar, not a typer choice: open_sandbox's error names them too.
@@ -63,6 +73,7 @@ SandboxOption = Annotated[
     str | None,
     typer.Option(
         metavar="[" + "|".join(SANDBOX_KINDS) + "]",
+        autocompletion=_complete_sandbox,
         help="Where bots run (default: docker if an engine answers, else process).",
     ),
 ]
@@ -216,7 +227,8 @@ def play(
         list[str],
         typer.Argument(
             help="Four bots for seats 0-3: sample bot names, paths, or tcp://127.0.0.1:PORT"
-            " for one already running (python bot.py --port PORT)."
+            " for one already running (python bot.py --port PORT).",
+            autocompletion=complete_bot,
         ),
     ],
     seed: Annotated[int | None, typer.Option(help="Game seed (default: a random one).")] = None,
