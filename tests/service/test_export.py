@@ -74,6 +74,27 @@ def test_a_versions_code_to_its_owner_and_operators_only(service: Service, tmp_p
         assert len(parts) >= 3 and max(part.ByteSize() for part in parts) < 300_000
 
 
+def test_compare_a_directory_with_a_version_stored_on_the_server(
+    service: Service, tmp_path: Path
+) -> None:
+    """The stored randy@1 is the random bot: a copy of it here draws its pair (the same
+    bot on the same deals), as against the same version in a local store."""
+    with service.store() as store:
+        ann, bob = (store.add_user(name) for name in ("ann", "bob"))
+    active_version(service, ann, "randy", bot_copy("random", tmp_path / "stored"))
+    work = bot_copy("random", tmp_path / "work")
+    quick = ("--seed", 7, "--sandbox", "process", "--max-pairs", 1)
+    result = service.arena("compare", work, "randy@1", *quick, "--token", ann)
+    assert result.returncode == 1, result.stderr  # one pair: no verdict yet
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"compare: A = {work} · B = randy@1 · seeds from 7")
+    assert lines[1].startswith("pair 1 · seed 7 · ") and " · W/D/L 0/1/0 · " in lines[1]
+    assert lines[-1].startswith("no verdict after 1 pairs")
+    theirs = service.arena("compare", work, "randy@1", *quick, "--token", bob)
+    assert theirs.returncode == 2
+    assert error_line(theirs) == "error: bot 'randy' is another user's: its code is its owner's"
+
+
 def test_an_archive_that_escapes_is_refused_and_nothing_written(tmp_path: Path) -> None:
     """What a server sends is checked as an upload is: a member outside the directory."""
     data = io.BytesIO()
