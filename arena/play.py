@@ -30,7 +30,7 @@ from typing import Any
 import grpc
 
 from arena import submission
-from arena.attached import AttachedBot, attached_address, is_attached, relaxed
+from arena.attached import DEFAULT_TIMEOUT_S, AttachedBot, attached_address, is_attached, relaxed
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, build_replay
 from arena.engine.situation import startup_place
@@ -106,7 +106,7 @@ class GameSettings:
     limits: Limits = Limits()  # noqa: RUF009
     record_legal: bool = False
     logs_dir: Path | None = None  # keep each bot's log here
-    attach_timeout_s: int = 300  # per call, for a bot already running (arena play tcp://)
+    attach_timeout_s: int = DEFAULT_TIMEOUT_S  # per call, for a bot already running (tcp://)
 
     def limits_of(self, bot: BotSpec) -> Limits:
         return self.limits if bot.address is None else relaxed(self.limits, self.attach_timeout_s)
