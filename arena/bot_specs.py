@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import submission
+from arena.attached import attached_address, is_attached
 
 SAMPLE_BOTS = Path(
     os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
@@ -28,6 +29,7 @@ class BotSpecError(ValueError):
 class BotSpec:
     label: str  # as given on the command line
     directory: Path  # holds bot.py
+    address: str | None = None  # a bot already running there (arena play tcp://), not started
 
 
 def sample_bot_names() -> list[str]:
@@ -47,6 +49,8 @@ def sample_bot(spec: str) -> Path | None:
 def resolve_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """The bot a spec names; an archive is unpacked (checked) for as long as ``unpacked``."""
     path = Path(spec)
+    if is_attached(spec):
+        raise BotSpecError(f"{spec}: only arena play takes a bot that is already running")
     if "/" not in spec and not path.exists():
         if (sample := sample_bot(spec)) is not None:
             return BotSpec(spec, sample)
@@ -63,3 +67,9 @@ def resolve_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     raise BotSpecError(
         f"no bot at {spec}: expected a directory with bot.py, a bot.py, or a .zip/.tar.gz of one"
     )
+
+
+def attached_spec(spec: str) -> BotSpec:
+    """The bot already running at ``tcp://127.0.0.1:PORT``; ``AttachError`` if none answers
+    there. It has no directory: the platform never starts it."""
+    return BotSpec(spec, Path(os.devnull), attached_address(spec))

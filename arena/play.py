@@ -22,6 +22,7 @@ from pathlib import Path
 
 import grpc
 
+from arena.attached import DEFAULT_TIMEOUT_S, AttachedBot, is_attached, relaxed
 from arena.bot_specs import BotSpec
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, Replay, build_replay
@@ -41,6 +42,10 @@ class GameSettings:
     limits: Limits = Limits()  # noqa: RUF009
     record_legal: bool = False
     logs_dir: Path | None = None  # keep each bot's log here
+    attach_timeout_s: int = DEFAULT_TIMEOUT_S  # per call, for a bot already running (tcp://)
+
+    def limits_of(self, bot: BotSpec) -> Limits:
+        return self.limits if bot.address is None else relaxed(self.limits, self.attach_timeout_s)
 
 
 @dataclass
@@ -83,6 +88,8 @@ def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Ta
     root = Path(scratch.name)
 
     def start(seat: int) -> RunningBot:
+        if (address := bots[seat].address) is not None:
+            return AttachedBot(address)
         return sandbox.start(bots[seat].directory, root / f"seat{seat}", limits)
 
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -128,7 +135,7 @@ def referee_table(
     to do: at once by default, in the background with ``TablePipeline.later``. Stopping a
     table of containers takes 0.2 s, and 0.5-0.7 s when other workers stop theirs too: time
     the next game need not wait for, since no bot of this game can reach it."""
-    rules, limits = settings.rules, settings.limits
+    rules = settings.rules
     channels: list[grpc.Channel] = []
     sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
     tear_down_table = functools.partial(_tear_down, table, channels, sockets)
@@ -138,10 +145,13 @@ def referee_table(
         for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
             # Start-up counts from the start; a bot started ahead of its game that is up by
             # now still gets a moment to be reached.
+            limits = settings.limits_of(bot)
             deadline = max(running.started_at + limits.startup_ms / 1000, time.monotonic() + 1.0)
             try:
-                sockets.append(_checked_socket(seat, bot, running, limits, deadline))
-                channel = grpc.insecure_channel(f"unix:{dial_path(sockets[-1])}", CHANNEL_OPTIONS)
+                if bot.address is None:
+                    sockets.append(_checked_socket(seat, bot, running, limits, deadline))
+                target = bot.address or f"unix:{dial_path(sockets[-1])}"
+                channel = grpc.insecure_channel(target, CHANNEL_OPTIONS)
                 channels.append(channel)
                 player = RemotePlayer(
                     seat, channel, limits, bot.label, running.died, running.freeze, running.thaw

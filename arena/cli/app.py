@@ -22,7 +22,8 @@ from typer._click.core import Context
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from arena import __version__
-from arena.bot_specs import BotSpec, resolve_bot
+from arena.attached import DEFAULT_TIMEOUT_S, is_attached
+from arena.bot_specs import BotSpec, attached_spec, resolve_bot, sample_bot_names
 from arena.engine import DealRecord, Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
 from arena.inert import inert
@@ -43,10 +44,15 @@ from .options import SandboxOption
 
 app = typer.Typer(
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion and --show-completion (bash, zsh, fish)
     help="Back Alley Arena.",
     context_settings={"help_option_names": ["-h", "--help"]},  # subcommands inherit it
 )
+
+
+def complete_bot(incomplete: str) -> list[str]:
+    """Sample bots' names for shell completion; none matching, the shell completes paths."""
+    return [name for name in sample_bot_names() if name.startswith(incomplete)]
 
 
 def _show_version(value: bool) -> None:
@@ -194,7 +200,12 @@ def run_directory(seed: int) -> Path:
 @app.command()
 def play(
     bots: Annotated[
-        list[str], typer.Argument(help="Four bots for seats 0-3: sample bot names or paths.")
+        list[str],
+        typer.Argument(
+            help="Four bots for seats 0-3: sample bot names, paths, or tcp://127.0.0.1:PORT"
+            " for one already running (python bot.py --port PORT).",
+            autocompletion=complete_bot,
+        ),
     ],
     seed: Annotated[int | None, typer.Option(help="Game seed (default: a random one).")] = None,
     games: Annotated[int, typer.Option(help="Games to play (seeds SEED, SEED+1, ...).")] = 1,
@@ -228,6 +239,13 @@ def play(
     image: Annotated[
         str | None, typer.Option(help="The docker sandbox's bot image (default: the built one).")
     ] = None,
+    attach_timeout: Annotated[
+        int,
+        typer.Option(
+            metavar="SECONDS",
+            help="Time per call for a bot already running (tcp://), e.g. in a debugger.",
+        ),
+    ] = DEFAULT_TIMEOUT_S,
     fail_on_forfeit: Annotated[
         int | None,
         typer.Option(
@@ -243,6 +261,7 @@ def play(
         fail(f"a game needs exactly 4 bots, got {len(bots)}")
     if games < 1 or concurrency < 1:
         fail("--games and --concurrency must be >= 1")
+    _check_attached(bots, concurrency, attach_timeout)
     single = games == 1 and not duplicate
     if replay is not None:
         if not single:
@@ -260,13 +279,20 @@ def play(
         logs = (
             replay.with_name(f"{replay.stem}.logs") if replay is not None else run_directory(seed)
         )
-    settings = GameSettings(rules, limits, record_legal, logs)
+    settings = GameSettings(rules, limits, record_legal, logs, attach_timeout)
     with contextlib.ExitStack() as unpacked:
         try:
-            specs = [resolve_bot(b, unpacked) for b in bots]
+            specs = [attached_spec(b) if is_attached(b) else resolve_bot(b, unpacked) for b in bots]
             backend = sandbox_for(sandbox, python=bot_python, image=image)
         except (ValueError, SandboxError) as e:
             fail(str(e))
+        for spec in specs:
+            if spec.address is not None:
+                err.print(
+                    f"warning: {spec.label} is a bot already running: each of its calls may take"
+                    f" {attach_timeout} s, not the ladder's limits",
+                    markup=False,
+                )
         try:
             target = (replay, record_think) if replay is not None else None
             played = _play(
@@ -281,6 +307,19 @@ def play(
             f"the bot of seat {fail_on_forfeit} ({bots[fail_on_forfeit]}) forfeited", markup=False
         )
         raise typer.Exit(1)
+
+
+def _check_attached(bots: list[str], concurrency: int, timeout_s: int) -> None:
+    """A running bot plays one seat of one game at a time: it is a single process."""
+    attached = [b for b in bots if is_attached(b)]
+    if not attached:
+        return
+    if len(set(attached)) < len(attached):
+        fail("a bot already running plays one seat: give each tcp:// address once")
+    if concurrency > 1:
+        fail("a bot already running plays one game at a time: leave out --concurrency")
+    if timeout_s < 1:
+        fail(f"--attach-timeout must be >= 1 second, got {timeout_s}")
 
 
 def _play(

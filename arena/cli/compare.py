@@ -7,7 +7,10 @@
 With ``--server HOST:PORT`` (or ``$ARENA_SERVER``) and a token, A and B are submitted bots
 (``NAME``: its active version, ``NAME@N``: version N) and the pairs are queued for the
 server's workers, ahead of ladder matches (``arena/league/compare.py``); ``--concurrency``
-is then how many pairs are kept queued (at least 8). The lines are the same.
+is then how many pairs are kept queued (at least 8). The lines are the same. If one of them
+is a path here (``arena compare ./mybot mybot@1 --server ...``), the pairs are played here
+instead, the other side's code fetched from the server (your own versions; an operator's
+any).
 
 Without it, A and B are bot specs as ``arena play`` takes them: a sample bot's name, a bot
 directory, its bot.py, or a .zip / .tar.gz of it; or ``NAME@N``, version N as stored in the
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -49,6 +53,7 @@ import typer
 from arena.bot_specs import BotSpec, resolve_bot
 from arena.ladder.sprt import Verdict
 from arena.league.compare import CompareLine, CompareSettings, compare_locally, resolve_version
+from arena.league.files import export_archive
 from arena.limits import Limits
 from arena.sandbox import SandboxError
 from arena.service.tls import ClientTls
@@ -96,9 +101,10 @@ def compare(
         fail("--max-pairs and --concurrency must be >= 1")
     seed = seed_or_random(seed)
     settings = CompareSettings(seed, elo0, elo1, alpha, beta, max_pairs, pentanomial, concurrency)
-    if server:
+    tls = ClientTls(tls_ca, plaintext)
+    if server and not (is_local(a) or is_local(b)):
         secret = token_of(token)
-        with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
+        with ladder_for(server, tls=tls) as ladder:
             verdict = _print(
                 ladder.compare(secret, a, b, replace(settings, batch=max(concurrency, 8)))
             )
@@ -107,9 +113,15 @@ def compare(
             limits = Limits(move_ms=move_ms)
         except ValueError as e:
             fail(str(e))
+
+        def bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
+            if server and not is_local(spec):
+                return server_bot(server, token, tls, spec, unpacked)
+            return local_bot(spec, unpacked)
+
         with contextlib.ExitStack() as unpacked:
             try:
-                specs = (local_bot(a, unpacked), local_bot(b, unpacked))
+                specs = (bot(a, unpacked), bot(b, unpacked))
                 backend = sandbox_for(sandbox)
             except (ValueError, SandboxError) as e:
                 fail(str(e))
@@ -129,6 +141,24 @@ def _print(lines: Iterator[CompareLine]) -> Verdict | None:
     for line, verdict in lines:  # noqa: B007
         out.print(line, markup=False)
     return verdict
+
+
+def is_local(spec: str) -> bool:
+    """Whether a spec given with ``--server`` names code here (``./mybot``), not a bot
+    submitted there: then the comparison is played here, the stored side fetched."""
+    return "/" in spec or Path(spec).exists()
+
+
+def server_bot(
+    server: str, token: str | None, tls: ClientTls, spec: str, unpacked: contextlib.ExitStack
+) -> BotSpec:
+    """A version stored on the server (``NAME@N``; yours, or any to an operator), its code
+    fetched and unpacked with a submission's checks for as long as ``unpacked``."""
+    secret = token_of(token)
+    where = Path(unpacked.enter_context(tempfile.TemporaryDirectory(prefix="arena-code-")))
+    with ladder_for(server, tls=tls) as ladder:
+        export_archive(ladder.code(secret, spec).archive, where / "bot")
+    return BotSpec(spec, where / "bot")
 
 
 def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:

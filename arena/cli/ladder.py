@@ -31,7 +31,7 @@ from arena.ladder import FORMATS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
 from arena.league.api import Ladder, LocalLadder, MatchRow, NoResult
 from arena.league.compare import resolve_version
-from arena.league.files import DataDir
+from arena.league.files import DataDir, export_archive
 from arena.league.standings import Standing
 from arena.league.submit import LADDER, submit
 from arena.league.worker import Worker, WorkerConfig
@@ -155,7 +155,7 @@ def print_table(table: Table) -> None:
 def user_add(
     name: Annotated[str, typer.Argument(help="The new user's name.")],
     operator: Annotated[
-        bool, typer.Option("--operator", help="May read every bot's logs.")
+        bool, typer.Option("--operator", help="May read every bot's logs and code.")
     ] = False,
 ) -> None:
     """Add a user and print their token (shown this once; only its hash is kept)."""
@@ -237,8 +237,19 @@ def bots_export(
         Path,
         typer.Option("--output", "-o", help="A new or empty directory to write its code into."),
     ],
+    token: TokenOption = None,
+    server: ServerOption = None,
+    tls_ca: TlsCaOption = None,
+    plaintext: PlaintextOption = False,
 ) -> None:
-    """Write a stored version's code (from the local store) into a directory."""
+    """Write a stored version's code into a directory (through a server: your own bots')."""
+    if server:
+        secret = token_of(token)
+        with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
+            code = ladder.code(secret, version)
+            export_archive(code.archive, output)
+        out.print(inert(f"{code.label} -> {output}"), markup=False)
+        return
     with opened_store() as store:
         found = resolve_version(store, version)
         data_dir(store).export_code(found.archive_path, output)

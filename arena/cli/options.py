@@ -10,11 +10,16 @@ import typer
 
 from arena.sandbox.choose import KINDS as SANDBOX_KINDS
 
+def _complete_sandbox(incomplete: str) -> list[str]:
+    return [kind for kind in SANDBOX_KINDS if kind.startswith(incomplete)]
+
+
 # The choices as the metavar, not a typer choice: open_sandbox's error names them too.
 SandboxOption = Annotated[
     str | None,
     typer.Option(
         metavar="[" + "|".join(SANDBOX_KINDS) + "]",
+        autocompletion=_complete_sandbox,
         help="Where bots run (default: docker if an engine answers, else process).",
     ),
 ]

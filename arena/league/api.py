@@ -29,7 +29,7 @@ from arena.store import (
     open_store,
 )
 
-from .compare import CompareLine, CompareSettings, compare_queued
+from .compare import CompareLine, CompareSettings, compare_queued, resolve_version
 from .files import DataDir
 from .labels import Labels
 from .standings import Standing, standings
@@ -84,6 +84,12 @@ class BotLog:
 
 
 @dataclass(frozen=True)
+class StoredCode:
+    label: str  # "name vN"
+    archive: bytes  # the .tar.gz the store keeps (``submission.pack``'s)
+
+
+@dataclass(frozen=True)
 class TokenRow:
     name: str
     created_at: float
@@ -116,6 +122,11 @@ class Ladder(Protocol):
     def replay(self, match_id: int, game: int) -> Replay: ...
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         """The logs of the token's user's bots in the match (every bot's for an operator)."""
+        ...
+
+    def code(self, token: str, version: str) -> StoredCode:
+        """A version's code (``NAME@V``, or ``NAME``: its active one), to its owner or an
+        operator."""
         ...
 
     def status(self, silent_after: float) -> Status: ...
@@ -205,6 +216,14 @@ class LocalLadder:
             if readable[seat]
             for at in [seat_in(game, seat)]
         ]
+
+    def code(self, token: str, version: str) -> StoredCode:
+        user = self.store.authenticate(token)
+        found = resolve_version(self.store, version)
+        bot = self.store.bot_by_id(found.bot_id)
+        if not (user.operator or bot.owner_id == user.id):
+            raise Forbidden(f"bot {bot.name!r} is another user's: its code is its owner's")
+        return StoredCode(f"{bot.name} v{found.number}", self.data.read_blob(found.archive_path))
 
     def status(self, silent_after: float) -> Status:
         return status(self.store, silent_after=silent_after)

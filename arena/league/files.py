@@ -49,20 +49,8 @@ class DataDir:
         return target
 
     def export_code(self, key: str, dest: Path) -> None:
-        """Write a stored version's code into ``dest``, a new or empty directory: whole, or
-        (on any failure) not at all."""
-        if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-            raise ValueError(f"{dest} exists and is not an empty directory: nothing written")
-        source = self.code_dir(key)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-        try:
-            shutil.copytree(source, tmp / "bot", symlinks=True)  # links stay links, unfollowed
-            if dest.exists():
-                dest.rmdir()  # empty, as checked: the rename below needs it gone
-            os.rename(tmp / "bot", dest)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        """Write a stored version's code into ``dest`` (see ``export_archive``)."""
+        export_archive(self.store.blob(key), dest)
 
     def store_blob(self, data: bytes, suffix: str) -> str:
         key = f"blobs/{hashlib.sha256(data).hexdigest()}{suffix}"
@@ -87,6 +75,24 @@ class DataDir:
 
     def read_json(self, key: str) -> Any:
         return json.loads(self.read_blob(key))
+
+
+def export_archive(archive: bytes, dest: Path) -> None:
+    """Unpack a stored version's archive into ``dest``, a new or empty directory, with a
+    submission's checks (a server's bytes are trusted no more than an upload): whole, or
+    (on any failure) not at all."""
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise ValueError(f"{dest} exists and is not an empty directory: nothing written")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        (tmp / "code.tar.gz").write_bytes(archive)
+        bot = submission.unpack(tmp / "code.tar.gz", tmp / "unpacked")
+        if dest.exists():
+            dest.rmdir()  # empty, as checked: the rename below needs it gone
+        os.rename(bot, dest)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def code_key(digest: str) -> str:

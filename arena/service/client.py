@@ -18,7 +18,14 @@ import grpc
 
 from arena import submission
 from arena.engine.replay import Replay
-from arena.league.api import BotLog, MatchRow, SubmitOutcome, TokenRow, VersionRow
+from arena.league.api import (
+    BotLog,
+    MatchRow,
+    StoredCode,
+    SubmitOutcome,
+    TokenRow,
+    VersionRow,
+)
 from arena.league.compare import CompareLine, CompareSettings
 from arena.league.standings import Standing
 from arena.league.status import Status
@@ -102,6 +109,17 @@ class RemoteLadder:
         if logs:
             logs[-1] = replace(logs[-1], output=b"".join(chunks))
         return logs
+
+    def code(self, token: str, version: str) -> StoredCode:
+        request = pb.GetCodeRequest(version=version)
+        label, chunks = "", []
+        try:
+            for part in self.stub.GetCode(request, timeout=QUERY_S, metadata=_auth(token)):
+                label = part.label
+                chunks.append(part.chunk)
+        except grpc.RpcError as e:
+            raise self._error(e) from None
+        return StoredCode(label, b"".join(chunks))
 
     def status(self, silent_after: float) -> Status:
         reply = self._call(self.stub.Status, pb.StatusRequest(silent_after=silent_after))

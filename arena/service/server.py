@@ -52,7 +52,7 @@ from .v1 import arena_pb2_grpc as rpc
 log = logging.getLogger("arena.server")
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
 DEFAULT_LIMITS = ServiceLimits()
-LOG_PART = 256 * 1024  # a log travels in parts this big, far below gRPC's 4 MiB per message
+LOG_PART = 256 * 1024  # a log or code travels in parts this big, far below gRPC's 4 MiB a message
 T = TypeVar("T")
 
 # The first matching class decides the status code.
@@ -321,6 +321,15 @@ class ArenaService(rpc.ArenaServicer):
             output = entry.output
             for at in range(0, max(len(output), 1), LOG_PART):
                 yield pb.LogPart(**asdict(replace(entry, output=output[at : at + LOG_PART])))
+
+    @_stream
+    def GetCode(
+        self, request: pb.GetCodeRequest, context: grpc.ServicerContext
+    ) -> Generator[pb.CodePart, None, None]:
+        code = self.ladder.code(token_of(context), request.version)
+        archive = code.archive
+        for at in range(0, len(archive), LOG_PART):
+            yield pb.CodePart(label=code.label, chunk=archive[at : at + LOG_PART])
 
     @_rpc
     def Status(self, request: pb.StatusRequest, context: grpc.ServicerContext) -> pb.StatusResponse:

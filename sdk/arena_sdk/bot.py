@@ -40,7 +40,9 @@ class Bot:
     the first decision.
     """
 
-    name: str = ""  # shown on the ladder; the class name if empty
+    # What the bot calls itself in Hello (arena play's "name" column) and in its "serving on"
+    # line; the class name if empty. The ladder and replays name it as submitted or given.
+    name: str = ""
 
     def __init__(self) -> None:
         self.rng = random.Random(0)

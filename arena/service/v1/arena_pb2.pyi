@@ -3,11 +3,11 @@
 isort:skip_file
 The arena service: what `arena --server HOST:PORT ...` and other clients call.
 
-Calls that change something (Submit, Compare) and GetLogs need the caller's token in the
-request metadata as `authorization: Bearer <token>`; without it, or with a wrong one, they
-fail with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a one-line
-message: INVALID_ARGUMENT (a refused archive, a bad option), NOT_FOUND (an unknown bot,
-match or tournament), PERMISSION_DENIED (another user's bot name, another user's logs),
+Calls that change something (Submit, Compare), GetLogs and GetCode need the caller's token
+in the request metadata as `authorization: Bearer <token>`; without it, or with a wrong one,
+they fail with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a
+one-line message: INVALID_ARGUMENT (a refused archive, a bad option), NOT_FOUND (an unknown
+bot, match or tournament), PERMISSION_DENIED (another user's bot name, logs or code),
 FAILED_PRECONDITION (a match without a result yet), UNAVAILABLE (the database or sandbox
 does not answer), RESOURCE_EXHAUSTED (one of the server's limits, named in the message:
 calls or uploads in progress, an upload too slow or too large, submissions or comparisons
@@ -468,6 +468,50 @@ class LogPart(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___LogPart: _TypeAlias = LogPart  # noqa: Y015
+
+@_typing.final
+class GetCodeRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    version: _builtins.str
+    """NAME@V, or NAME for its active version"""
+    def __init__(
+        self,
+        *,
+        version: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCodeRequest: _TypeAlias = GetCodeRequest  # noqa: Y015
+
+@_typing.final
+class CodePart(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LABEL_FIELD_NUMBER: _builtins.int
+    CHUNK_FIELD_NUMBER: _builtins.int
+    label: _builtins.str
+    """"name vN", on every part"""
+    chunk: _builtins.bytes
+    """the next at most 256 KiB of the archive"""
+    def __init__(
+        self,
+        *,
+        label: _builtins.str = ...,
+        chunk: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chunk", b"chunk", "label", b"label"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CodePart: _TypeAlias = CodePart  # noqa: Y015
 
 @_typing.final
 class StatusRequest(_message.Message):

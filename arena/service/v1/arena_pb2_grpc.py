@@ -64,6 +64,11 @@ class ArenaStub:
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.SerializeToString,
                 response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.LogPart.FromString,
                 _registered_method=True)
+        self.GetCode = channel.unary_stream(
+                '/arena.service.v1.Arena/GetCode',
+                request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.GetCodeRequest.SerializeToString,
+                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.CodePart.FromString,
+                _registered_method=True)
         self.Status = channel.unary_unary(
                 '/arena.service.v1.Arena/Status',
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.StatusRequest.SerializeToString,
@@ -136,6 +141,14 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetCode(self, request, context):
+        """A stored version's code, to its owner (any version's to an operator): the archive the
+        server keeps (a .tar.gz), in parts of at most 256 KiB, in order. Needs a token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Status(self, request, context):
         """Queue depth, running matches, workers: the JSON of `arena status --json`.
         """
@@ -203,6 +216,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetLogs,
                     request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.FromString,
                     response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.LogPart.SerializeToString,
+            ),
+            'GetCode': grpc.unary_stream_rpc_method_handler(
+                    servicer.GetCode,
+                    request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.GetCodeRequest.FromString,
+                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.CodePart.SerializeToString,
             ),
             'Status': grpc.unary_unary_rpc_method_handler(
                     servicer.Status,
@@ -392,6 +410,33 @@ class Arena:
             '/arena.service.v1.Arena/GetLogs',
             arena_dot_service_dot_v1_dot_arena__pb2.GetLogsRequest.SerializeToString,
             arena_dot_service_dot_v1_dot_arena__pb2.LogPart.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCode(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/arena.service.v1.Arena/GetCode',
+            arena_dot_service_dot_v1_dot_arena__pb2.GetCodeRequest.SerializeToString,
+            arena_dot_service_dot_v1_dot_arena__pb2.CodePart.FromString,
             options,
             channel_credentials,
             insecure,

@@ -3,11 +3,11 @@
 isort:skip_file
 The arena service: what `arena --server HOST:PORT ...` and other clients call.
 
-Calls that change something (Submit, Compare) and GetLogs need the caller's token in the
-request metadata as `authorization: Bearer <token>`; without it, or with a wrong one, they
-fail with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a one-line
-message: INVALID_ARGUMENT (a refused archive, a bad option), NOT_FOUND (an unknown bot,
-match or tournament), PERMISSION_DENIED (another user's bot name, another user's logs),
+Calls that change something (Submit, Compare), GetLogs and GetCode need the caller's token
+in the request metadata as `authorization: Bearer <token>`; without it, or with a wrong one,
+they fail with UNAUTHENTICATED and change nothing. Errors are gRPC status codes with a
+one-line message: INVALID_ARGUMENT (a refused archive, a bad option), NOT_FOUND (an unknown
+bot, match or tournament), PERMISSION_DENIED (another user's bot name, logs or code),
 FAILED_PRECONDITION (a match without a result yet), UNAVAILABLE (the database or sandbox
 does not answer), RESOURCE_EXHAUSTED (one of the server's limits, named in the message:
 calls or uploads in progress, an upload too slow or too large, submissions or comparisons
@@ -56,6 +56,10 @@ class ArenaStub:
     """What the caller's bots in a played match wrote (every bot's, to an operator), by game
     and seat, each log in parts of at most 256 KiB, in order.
     """
+    GetCode: _grpc.UnaryStreamMultiCallable[_arena_pb2.GetCodeRequest, _arena_pb2.CodePart]
+    """A stored version's code, to its owner (any version's to an operator): the archive the
+    server keeps (a .tar.gz), in parts of at most 256 KiB, in order. Needs a token.
+    """
     Status: _grpc.UnaryUnaryMultiCallable[_arena_pb2.StatusRequest, _arena_pb2.StatusResponse]
     """Queue depth, running matches, workers: the JSON of `arena status --json`."""
     Compare: _grpc.UnaryStreamMultiCallable[_arena_pb2.CompareRequest, _arena_pb2.CompareUpdate]
@@ -85,6 +89,10 @@ class ArenaAsyncStub(ArenaStub):
     GetLogs: _aio.UnaryStreamMultiCallable[_arena_pb2.GetLogsRequest, _arena_pb2.LogPart]  # type: ignore[assignment]
     """What the caller's bots in a played match wrote (every bot's, to an operator), by game
     and seat, each log in parts of at most 256 KiB, in order.
+    """
+    GetCode: _aio.UnaryStreamMultiCallable[_arena_pb2.GetCodeRequest, _arena_pb2.CodePart]  # type: ignore[assignment]
+    """A stored version's code, to its owner (any version's to an operator): the archive the
+    server keeps (a .tar.gz), in parts of at most 256 KiB, in order. Needs a token.
     """
     Status: _aio.UnaryUnaryMultiCallable[_arena_pb2.StatusRequest, _arena_pb2.StatusResponse]  # type: ignore[assignment]
     """Queue depth, running matches, workers: the JSON of `arena status --json`."""
@@ -148,6 +156,16 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_arena_pb2.LogPart], _abc.AsyncIterator[_arena_pb2.LogPart]]:
         """What the caller's bots in a played match wrote (every bot's, to an operator), by game
         and seat, each log in parts of at most 256 KiB, in order.
+        """
+
+    @_abc_1.abstractmethod
+    def GetCode(
+        self,
+        request: _arena_pb2.GetCodeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_arena_pb2.CodePart], _abc.AsyncIterator[_arena_pb2.CodePart]]:
+        """A stored version's code, to its owner (any version's to an operator): the archive the
+        server keeps (a .tar.gz), in parts of at most 256 KiB, in order. Needs a token.
         """
 
     @_abc_1.abstractmethod
