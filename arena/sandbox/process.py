@@ -7,8 +7,9 @@ Two strengths (docs/operating.md compares them with docker):
   a bound on each file it writes --, open files) via ``prlimit``, inside bubblewrap
   (``bwrap``): new network, PID, IPC, UTS and mount namespaces, a root of its own holding
   only read-only binds of ``/usr`` and of the interpreter's directories (the SDK's among
-  them), its copy of its code at ``/bot``, a small tmpfs ``/tmp``, a fresh ``/proc`` and
-  ``/dev``, and its run directory ``/run/arena``, the one host directory it can write. No
+  them), its copy of its code (at its own path: tracebacks name the author's files), a
+  small tmpfs ``/tmp``, a fresh ``/proc`` and ``/dev``, and its run directory
+  ``/run/arena``, the one host directory it can write. No
   network, no other process, none of the platform's files or sockets. A root platform runs
   bwrap as root, so that it can bind an interpreter under a directory no one else may enter
   (``/root/.pyenv``), and the bot becomes a uid of its own inside it (``setpriv``: no
@@ -267,21 +268,31 @@ class ProcessSandbox:
         run.mkdir(mode=0o700)
         if os.geteuid() == 0:
             os.chown(run, uid, uid)
-        # bwrap makes a bind's missing parents for root alone: made here, enterable by all.
-        targets = [*self._reach, Path(RUN_DIR)]
-        parents = sorted({a for d in targets for a in d.parents if a != Path("/")})
-        dirs = [arg for a in parents for arg in ("--perms", "0755", "--dir", str(a))]
-        binds = [arg for d in self._reach for arg in ("--ro-bind", str(d), str(d))]
+        # Its code keeps its path, so that its tracebacks name the author's files. bwrap
+        # makes a bind's missing parents for root alone: made here, enterable by all (after
+        # /tmp's tmpfs, which a path under /tmp is then made in).
+        where = bot_dir.resolve()
         tmp = ["--size", str(limits.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
         return [
-            *rlimit_prefix(limits), *_bwrap(), *dirs, *binds,
-            "--ro-bind", str(code), "/bot", "--bind", str(run), RUN_DIR, *tmp,
-            "--chdir", "/bot", "--", *_drop_uid(uid),
+            *rlimit_prefix(limits), *_bwrap(),
+            *_parents([*self._reach, Path(RUN_DIR)]),
+            *(arg for d in self._reach for arg in ("--ro-bind", str(d), str(d))),
+            *tmp, "--bind", str(run), RUN_DIR,
+            *_parents([where]),
+            "--ro-bind", str(code), str(where), "--chdir", str(where),
+            "--", *_drop_uid(uid),
         ]  # fmt: skip
 
     def close(self) -> None:
         self._sweeper.stop()
         self._spawner.shutdown(wait=True)
+
+
+def _parents(paths: list[Path]) -> list[str]:
+    """bwrap's arguments that make the parents of ``paths``, enterable by all (one already
+    there is left as it is)."""
+    parents = sorted({a for p in paths for a in p.parents if a != Path("/")})
+    return [arg for a in parents for arg in ("--perms", "0755", "--dir", str(a))]
 
 
 def _bot_env(socket_path: str, home: str, path: str) -> dict[str, str]:
