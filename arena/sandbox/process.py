@@ -268,17 +268,16 @@ class ProcessSandbox:
         run.mkdir(mode=0o700)
         if os.geteuid() == 0:
             os.chown(run, uid, uid)
-        # Its code keeps its path, so that its tracebacks name the author's files. bwrap
-        # makes a bind's missing parents for root alone: made here, enterable by all (after
-        # /tmp's tmpfs, which a path under /tmp is then made in).
+        # Its code keeps its path, so that its tracebacks name the author's files. /tmp's
+        # tmpfs first: a bind under /tmp (an interpreter, the code) is made inside it. bwrap
+        # makes a bind's missing parents for root alone: made here, enterable by all.
         where = bot_dir.resolve()
         tmp = ["--size", str(limits.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
         return [
-            *rlimit_prefix(limits), *_bwrap(),
-            *_parents([*self._reach, Path(RUN_DIR)]),
+            *rlimit_prefix(limits), *_bwrap(), *tmp,
+            *_parents([*self._reach, Path(RUN_DIR), where]),
             *(arg for d in self._reach for arg in ("--ro-bind", str(d), str(d))),
-            *tmp, "--bind", str(run), RUN_DIR,
-            *_parents([where]),
+            "--bind", str(run), RUN_DIR,
             "--ro-bind", str(code), str(where), "--chdir", str(where),
             "--", *_drop_uid(uid),
         ]  # fmt: skip
