@@ -12,7 +12,7 @@ Two strengths (docs/operating.md compares them with docker):
   ``/run/arena``, the one host directory it can write. No
   network, no other process, none of the platform's files or sockets. A root platform runs
   bwrap as root, so that it can bind an interpreter under a directory no one else may enter
-  (``/root/.pyenv``), and the bot becomes a uid of its own inside it (``setpriv``: no
+  (a pyenv in root's home), and the bot becomes a uid of its own inside it (``setpriv``: no
   groups, no capabilities, no new privileges) before ``python`` starts; anyone else runs it
   unprivileged, the bot keeping the platform's uid in a user namespace of its own.
 
