@@ -12,8 +12,12 @@ each with the bots frozen between their calls (the platform as it is: ``RunningB
 and, for reference, never frozen. The figure is the mean think time of seats 0 and 2 (the
 referee's time per call, all their decisions of the round's game), and the ratio
 spinning / quiet, frozen: the target is at most 1.2. Beside them: the load average, and the
-freezer's cost, as the referee's own time in ``thaw`` + ``freeze`` per call (the first
-freeze of each bot, which looks its cgroup up, apart).
+freezer's cost, as the referee's own time in ``thaw`` + ``freeze`` per call (Hello's apart),
+and where each decision's time goes (``Probe``): around every call of seats 0 and 2, the
+bot's own CPU time (its cgroup's ``cpuacct``), the time its threads waited for a CPU while
+runnable (their ``/proc/TID/schedstat``), the time its CPU quota throttled it (``cpu.stat``),
+the CPU the other three seats' bots used meanwhile, how often one of them was not yet
+``FROZEN`` as the call began, the referee's own CPU, and the machine's steal time.
 
 Run from the repo root: ``python bench/fairness.py [--rounds R] [--seed S]``. Needs a Docker
 engine, the bot image, and root (the freezer's files are root's). Exit status 1 if the bench
@@ -36,6 +40,7 @@ from arena.bot_specs import BotSpec
 from arena.limits import Limits
 from arena.play import GameSettings, play_game
 from arena.sandbox import RunningBot, Sandbox, SandboxError, open_sandbox
+from arena.sandbox.docker import DockerBot
 
 ROOT = Path(__file__).resolve().parent.parent
 HEURISTIC = ROOT / "sample_bots" / "heuristic"
@@ -57,6 +62,143 @@ run(HeuristicBot())
 """
 LIMITS = Limits(startup_ms=60_000)  # a bench measures, it does not referee a slow start
 TARGET = 1.2
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+MEASURED_SEATS = (0, 2)
+TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")  # /proc/stat's unit
+
+
+@dataclass
+class Cgroup:
+    """A container's cgroup v1 files that tell where its time went (the bench's host)."""
+
+    usage: Path  # cpuacct.usage: its CPU time, ns
+    stat: Path  # cpu.stat: throttled_time, ns
+    tasks: Path  # its threads, for their schedstat (run-queue wait)
+    freezer: Path
+
+    @classmethod
+    def of(cls, bot: DockerBot) -> Cgroup | None:
+        pid = bot.sandbox.client.api.inspect_container(bot.container)["State"]["Pid"]
+        dirs = {}
+        for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for controller in controllers.split(","):
+                dirs[controller] = CGROUP_ROOT / controllers / path.lstrip("/")
+        if not {"cpu", "cpuacct", "freezer"} <= dirs.keys():
+            return None  # cgroup v2: not measured
+        return cls(
+            dirs["cpuacct"] / "cpuacct.usage",
+            dirs["cpu"] / "cpu.stat",
+            dirs["cpu"] / "tasks",
+            dirs["freezer"] / "freezer.state",
+        )
+
+    def cpu_ns(self) -> int:
+        return int(self.usage.read_text())
+
+    def throttled_ns(self) -> int:
+        for line in self.stat.read_text().splitlines():
+            key, value = line.split()
+            if key == "throttled_time":
+                return int(value)
+        return 0
+
+    def wait_ns(self) -> int:
+        total = 0
+        for tid in self.tasks.read_text().split():
+            try:
+                total += int(Path(f"/proc/{tid}/schedstat").read_text().split()[1])
+            except (OSError, IndexError):  # a thread that just ended
+                continue
+        return total
+
+    def frozen(self) -> bool:
+        return self.freezer.read_text().strip() == "FROZEN"
+
+
+def steal_ticks() -> int:
+    return int(Path("/proc/stat").read_text().split("\n", 1)[0].split()[8])
+
+
+@dataclass
+class Sample:
+    """One call's figures, read after its thaw and before its freeze."""
+
+    wall: float
+    cpu_ns: int
+    wait_ns: int
+    throttled_ns: int
+    others_ns: int
+    referee_s: float
+    steal: int
+    others_awake: int = 0
+
+    @classmethod
+    def take(cls, own: Cgroup, others: list[Cgroup], *, begin: bool) -> Sample:
+        """The clocks are read last as the call begins and first as it ends: the window
+        holds the call, not the reading of these files."""
+        clocks = () if begin else (time.perf_counter(), time.process_time())
+        cpu_ns, wait_ns, throttled_ns = own.cpu_ns(), own.wait_ns(), own.throttled_ns()
+        others_ns, awake = sum(o.cpu_ns() for o in others), sum(not o.frozen() for o in others)
+        steal = steal_ticks()
+        wall, referee_s = clocks or (time.perf_counter(), time.process_time())
+        return cls(wall, cpu_ns, wait_ns, throttled_ns, others_ns, referee_s, steal, awake)
+
+    def until(self, end: Sample) -> Sample:
+        return Sample(
+            end.wall - self.wall,
+            end.cpu_ns - self.cpu_ns,
+            end.wait_ns - self.wait_ns,
+            end.throttled_ns - self.throttled_ns,
+            end.others_ns - self.others_ns,
+            end.referee_s - self.referee_s,
+            end.steal - self.steal,
+            self.others_awake,
+        )
+
+
+@dataclass
+class Probe:
+    """Where the calls of seats 0 and 2 spent their time, over one table's games."""
+
+    cgroups: dict[int, Cgroup] = field(default_factory=dict)  # by seat, this game's
+    samples: list[Sample] = field(default_factory=list)
+
+    def found(self, seat: int, bot: RunningBot) -> None:
+        if isinstance(bot, DockerBot):
+            cgroup = Cgroup.of(bot)
+            if cgroup is not None:
+                self.cgroups[seat] = cgroup
+
+    def begin(self, seat: int) -> Sample | None:
+        if seat not in MEASURED_SEATS or len(self.cgroups) < 4:
+            return None
+        others = [c for s, c in self.cgroups.items() if s != seat]
+        return Sample.take(self.cgroups[seat], others, begin=True)
+
+    def end(self, seat: int, begun: Sample) -> None:
+        others = [c for s, c in self.cgroups.items() if s != seat]
+        self.samples.append(begun.until(Sample.take(self.cgroups[seat], others, begin=False)))
+
+    def report(self) -> str:
+        n = len(self.samples)
+        if not n:
+            return "not measured (no cgroup v1 cpu, cpuacct and freezer here)"
+
+        def ms(total: float) -> str:
+            return f"{total / n:6.2f}"
+
+        samples = self.samples
+        return (
+            f"wall {ms(sum(x.wall for x in samples) * 1e3)}  "
+            f"cpu {ms(sum(x.cpu_ns for x in samples) / 1e6)}  "
+            f"threads' cpu-wait {ms(sum(x.wait_ns for x in samples) / 1e6)}  "
+            f"throttled {ms(sum(x.throttled_ns for x in samples) / 1e6)}  "
+            f"others' cpu {ms(sum(x.others_ns for x in samples) / 1e6)}  "
+            f"referee cpu {ms(sum(x.referee_s for x in samples) * 1e3)}  "
+            f"steal {ms(sum(x.steal for x in samples) * TICK_MS)} ms; "
+            f"an opponent not FROZEN at {sum(x.others_awake > 0 for x in samples)}/{n} calls"
+        )
 
 
 @dataclass
@@ -69,12 +211,16 @@ class FreezerClock:
 
 @dataclass
 class MeasuredBot:
-    """A started bot whose freezer is timed, or skipped (``frozen`` False)."""
+    """A started bot whose freezer is timed, or skipped after its Hello (``frozen`` False),
+    and whose calls are probed."""
 
     bot: RunningBot
+    seat: int
     frozen: bool
     clock: FreezerClock
-    found: bool = False
+    probe: Probe
+    hello_done: bool = False
+    begun: Sample | None = None
 
     def open_socket(self, deadline: float) -> int:
         return self.bot.open_socket(deadline)
@@ -90,22 +236,31 @@ class MeasuredBot:
         return self.bot.died()
 
     def freeze(self) -> None:
-        if not self.frozen:
+        if self.begun is not None:
+            self.probe.end(self.seat, self.begun)
+            self.begun = None
+        if not self.hello_done:  # Hello's: its cgroup is looked up, apart
+            self.hello_done = True
+            self.probe.found(self.seat, self.bot)
+            if self.frozen:
+                self.bot.freeze()
             return
-        if not self.found:  # the first looks the cgroup up (the engine's inspect): apart
-            self.found = True
-            self.bot.freeze()
+        if not self.frozen:
             return
         start = time.perf_counter()
         self.bot.freeze()
         self.clock.seconds += time.perf_counter() - start
 
     def thaw(self) -> None:
+        if not self.hello_done:  # waiting for Hello, a bot is frozen once it is up: both kinds
+            self.bot.thaw()
+            return
         if self.frozen:
             start = time.perf_counter()
             self.bot.thaw()
             self.clock.seconds += time.perf_counter() - start
             self.clock.calls += 1
+        self.begun = self.probe.begin(self.seat)
 
     def stop(self) -> None:
         self.bot.stop()
@@ -117,9 +272,13 @@ class MeasuredSandbox:
     frozen: bool
     clock: FreezerClock = field(default_factory=FreezerClock)
     name: str = "docker"
+    probe: Probe = field(default_factory=Probe)  # this game's; replaced by the next
+    decisions: int = 0  # every seat's, over its games
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> MeasuredBot:
-        return MeasuredBot(self.inner.start(bot_dir, workdir, limits), self.frozen, self.clock)
+        seat = int(workdir.name.removeprefix("seat"))  # start_table's name for it
+        bot = self.inner.start(bot_dir, workdir, limits)
+        return MeasuredBot(bot, seat, self.frozen, self.clock, self.probe)
 
     def close(self) -> None:
         pass
@@ -133,15 +292,19 @@ def spinning_bot(top: Path) -> BotSpec:
     return BotSpec("spinning", bot)
 
 
-def think_ms(sandbox: MeasuredSandbox, opponent: BotSpec, seed: int) -> float:
-    """The mean think time of seats 0 and 2 (heuristic) in one game against ``opponent``."""
+def think_ms(sandbox: MeasuredSandbox, opponent: BotSpec, seed: int, probe: Probe) -> float:
+    """The mean think time of seats 0 and 2 (heuristic) in one game against ``opponent``,
+    their calls' figures added to ``probe``."""
     heuristic = BotSpec("heuristic", HEURISTIC)
+    probe.cgroups = {}
+    sandbox.probe = probe
     game = play_game(
         (heuristic, opponent, heuristic, opponent), seed, sandbox, GameSettings(limits=LIMITS)
     )
     if game.outcome.forfeit is not None:
         raise SystemExit(f"error: a bot faulted: {game.outcome.forfeit}")
-    timings = [game.players[seat].timing for seat in (0, 2)]
+    sandbox.decisions += sum(p.timing.decisions for p in game.players)
+    timings = [game.players[seat].timing for seat in MEASURED_SEATS]
     return sum(t.total_ms for t in timings) / sum(t.decisions for t in timings)
 
 
@@ -149,6 +312,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--frozen-only", action="store_true", help="skip the never-frozen reference games"
+    )
     args = parser.parse_args()
     try:
         docker = open_sandbox("docker")
@@ -157,6 +323,7 @@ def main() -> None:
         raise SystemExit(1) from None
     frozen, unfrozen = MeasuredSandbox(docker, True), MeasuredSandbox(docker, False)
     results: dict[tuple[str, bool], list[float]] = {}
+    probes: dict[tuple[str, bool], Probe] = {}
     loads = [os.getloadavg()[0]]
     try:
         with tempfile.TemporaryDirectory(prefix="fairness-") as top:
@@ -169,8 +336,11 @@ def main() -> None:
                     (spinning, unfrozen),
                     (quiet, unfrozen),
                 ]
+                if args.frozen_only:
+                    order = order[:2]
                 for opponent, sandbox in order if round_ % 2 == 0 else order[::-1]:
-                    ms = think_ms(sandbox, opponent, seed)
+                    probe = probes.setdefault((opponent.label, sandbox.frozen), Probe())
+                    ms = think_ms(sandbox, opponent, seed, probe)
                     results.setdefault((opponent.label, sandbox.frozen), []).append(ms)
                     print(
                         f"round {round_ + 1}: {opponent.label:9} opponents, "
@@ -186,18 +356,28 @@ def main() -> None:
         return statistics.fmean(results[label, is_frozen])
 
     print()
-    for is_frozen in (True, False):
+    modes = (True,) if args.frozen_only else (True, False)
+    for is_frozen in modes:
         q, s = mean("heuristic", is_frozen), mean("spinning", is_frozen)
         what = "frozen between calls" if is_frozen else "never frozen (reference)"
         print(f"{what:26} quiet {q:6.2f} ms  spinning {s:6.2f} ms  ratio {s / q:.2f}")
+    print("\nper call of seats 0 and 2, mean ms:")
+    for is_frozen in modes:
+        for label in ("heuristic", "spinning"):
+            what = f"{'quiet' if label == 'heuristic' else label}, " + (
+                "frozen" if is_frozen else "never frozen"
+            )
+            print(f"  {what:24} {probes[label, is_frozen].report()}")
     clock = frozen.clock
     per_call_us = clock.seconds / clock.calls * 1e6 if clock.calls else float("nan")
     print(
         f"freezer: {per_call_us:.0f} us of the referee's time per call (thaw + freeze), "
-        f"over {clock.calls} calls"
+        f"over {clock.calls} calls (notifications included): "
+        f"{clock.seconds / max(1, frozen.decisions) * 1e6:.0f} us per decision"
     )
-    quiet_cost = mean("heuristic", True) - mean("heuristic", False)
-    print(f"quiet table, frozen minus never frozen: {quiet_cost:+.2f} ms per decision")
+    if not args.frozen_only:
+        quiet_cost = mean("heuristic", True) - mean("heuristic", False)
+        print(f"quiet table, frozen minus never frozen: {quiet_cost:+.2f} ms per decision")
     print(
         f"load average (1 min): {min(loads):.2f} to {max(loads):.2f} during the run, "
         f"{os.cpu_count()} CPUs"

@@ -44,7 +44,7 @@ from arena.engine import Rules
 from arena.limits import Limits
 from arena.play import GameSettings, play_many, start_table
 from arena.referee import BotFault, RemotePlayer
-from arena.sandbox import Sandbox, SandboxError, dial_path, namespace_prefix, open_sandbox
+from arena.sandbox import Sandbox, SandboxError, dial_path, open_sandbox
 
 # The cheapest legal bot (first legal option), a real submission beside the benchmarks.
 TRIVIAL_BOT = (Path(__file__).resolve().parent / "first_legal" / "bot.py").read_text()
@@ -181,8 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.games} games per round, {args.rounds} rounds per backend, seeds {seeds[0]}-"
         f"{seeds[-1]}, four trivial SDK bots, concurrency 1, default limits but start-up "
-        f"{LIMITS.startup_ms // 1000} s; process backend "
-        f"{'in its own namespaces' if namespace_prefix() else 'without namespaces'}",
+        f"{LIMITS.startup_ms // 1000} s; process backend in bubblewrap",
         flush=True,
     )
     try:

@@ -101,6 +101,7 @@ class RemotePlayer:
             bot_seed=bot_seed,
             rules=rules.to_dict(),
         )
+        self.thaw()  # a bot waits frozen for its first call once it is up (its sandbox's)
         try:
             self._wait_ready(deadline)
             reply = self.stub.Hello(

@@ -9,7 +9,7 @@ from .bot_socket import SocketFault, dial_path
 from .choose import KINDS, default_kind, open_sandbox
 from .docker_engine import docker_available
 from .errors import SandboxError
-from .process import BotProcess, ProcessSandbox, namespace_prefix
+from .process import BotProcess, ProcessSandbox, confinement_problem
 
 __all__ = [
     "KINDS",
@@ -20,10 +20,10 @@ __all__ = [
     "Sandbox",
     "SandboxError",
     "SocketFault",
+    "confinement_problem",
     "default_kind",
     "describe_exit",
     "dial_path",
     "docker_available",
-    "namespace_prefix",
     "open_sandbox",
 ]

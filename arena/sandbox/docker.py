@@ -55,6 +55,7 @@ BOT_UID = 65534  # nobody: owns nothing on the host or in the image
 BOT_USER = f"{BOT_UID}:{BOT_UID}"
 RUN_DIR = "/run/arena"  # its socket's directory inside the container: a tmpfs of its own
 RUN_DIR_BOUND = f"size=1m,nr_inodes=64,uid={BOT_UID},gid={BOT_UID},mode=0700"
+UP_POLL_S = 0.02  # how often to look whether a bot started has made its socket yet
 DIED_POLL_S = 0.25  # how often to ask the engine whether a bot yet to make its socket died
 SESSION_LABEL = "arena.sandbox.session"
 OWNER_LABEL = "arena.sandbox.owner"  # host:pid of the platform process that started it
@@ -77,6 +78,11 @@ class DockerBot:
     _freezer: Freezer | None = None
     _freezer_found: bool = False
     _died_checked: float = 0.0
+    # Until the referee's first call (Hello) the bot waits: once its socket is made it is
+    # frozen (``freeze_when_up``), so a bot started ahead of its game takes no CPU from the
+    # game in play. The lock keeps that freeze from landing after the referee's first thaw.
+    _called: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def open_socket(self, deadline: float) -> int:
         return open_socket(self.run_dir / SOCKET_NAME, BOT_UID, deadline, self._died_now_and_then)
@@ -114,6 +120,17 @@ class DockerBot:
 
     def freeze(self) -> None:
         """Stop all its processes until ``thaw`` (a no-op where there is no freezer)."""
+        with self._lock:
+            self._called = True
+            self._freeze()
+
+    def thaw(self) -> None:
+        with self._lock:
+            self._called = True
+            if self._freezer is not None:
+                self._freezer.thaw()
+
+    def _freeze(self) -> None:
         if not self._freezer_found:  # once, when it is up: its first process names its cgroup
             self._freezer_found = True
             with contextlib.suppress(*_ENGINE_ERRORS):
@@ -122,15 +139,26 @@ class DockerBot:
         if self._freezer is not None:
             self._freezer.freeze()
 
-    def thaw(self) -> None:
-        if self._freezer is not None:
-            self._freezer.thaw()
+    def freeze_when_up(self, startup_s: float) -> None:
+        """Freeze the bot once its socket is made, unless the referee has called it by then
+        (run in a thread of its own). Looking for the name only (``lstat``): it is checked,
+        never followed, when the referee opens it."""
+        until = self.started_at + startup_s
+        while not self._stopped and time.monotonic() < until:
+            if os.path.lexists(self.run_dir / SOCKET_NAME):
+                with self._lock:
+                    if not self._called and not self._stopped:
+                        self._freeze()
+                return
+            time.sleep(UP_POLL_S)
 
     def stop(self) -> None:
         if self._stopped:
             return
-        self._stopped = True
-        self.thaw()  # a frozen process would not die of the kill until thawed
+        with self._lock:
+            self._stopped = True
+            if self._freezer is not None:  # a frozen process would not die of the kill
+                self._freezer.thaw()
         with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
             self.sandbox.client.api.kill(self.container)
         # Its output goes with the rest: the referee keeps logs before it stops bots.
@@ -263,7 +291,13 @@ class DockerSandbox:
         except SandboxError:
             self.remove_later(container, shared, attached)
             raise
-        return DockerBot(container, run_dir, capture, attached, limits.memory_mb, self, shared)
+        bot = DockerBot(container, run_dir, capture, attached, limits.memory_mb, self, shared)
+        watch = threading.Thread(
+            target=bot.freeze_when_up, args=(limits.startup_ms / 1000,), daemon=True,
+            name=f"arena-up-{name}",
+        )  # fmt: skip
+        watch.start()
+        return bot
 
     def remove_later(
         self, container: str, shared: Path | None = None, attached: socket.socket | None = None

@@ -4,10 +4,17 @@ Two strengths (docs/operating.md compares them with docker):
 
 * ``none``: a plain child process in its own session. No limits; for debugging a bot.
 * ``process``: the same under rlimits (address space, CPU seconds, processes, file size --
-  a bound on each file it writes to the disk --, open files) via ``prlimit``, and, where the
-  platform can make them, in new network, PID and mount namespaces via ``unshare``: no
-  network at all, a /proc showing only its own processes, and when the bot's first process
-  is killed the kernel kills everything it started, setsid() or not.
+  a bound on each file it writes --, open files) via ``prlimit``, inside bubblewrap
+  (``bwrap``): new network, PID, IPC, UTS and mount namespaces, a root of its own holding
+  only read-only binds of ``/usr`` and of the interpreter's directories (the SDK's among
+  them), its copy of its code (at its own path: tracebacks name the author's files), a
+  small tmpfs ``/tmp``, a fresh ``/proc`` and ``/dev``, and its run directory
+  ``/run/arena``, the one host directory it can write. No
+  network, no other process, none of the platform's files or sockets. A root platform runs
+  bwrap as root, so that it can bind an interpreter under a directory no one else may enter
+  (a pyenv in root's home), and the bot becomes a uid of its own inside it (``setpriv``: no
+  groups, no capabilities, no new privileges) before ``python`` starts; anyone else runs it
+  unprivileged, the bot keeping the platform's uid in a user namespace of its own.
 
 Both read the bot's stdout and stderr from a pipe (``output``), and check its socket before
 it is dialled (``bot_socket``).
@@ -17,7 +24,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -35,29 +44,96 @@ from .errors import SandboxError
 from .leftovers import Sweeper, sweep_scratch
 from .output import CHUNK, OutputCapture
 
-# Tried in order; the first that runs `true` on this machine is used. Root may make
-# namespaces directly; anyone else needs a user namespace first. A mount namespace of its
-# own gives the bot a /proc of its own PID namespace: no other process's environment.
-_UNSHARE = ["unshare", "--net", "--pid", "--mount", "--fork", "--kill-child", "--mount-proc"]
-_ISOLATIONS = ([*_UNSHARE], ["unshare", "--user", "--map-root-user", *_UNSHARE[1:]])
+# Each bot gets a uid of its own from this range, unused on a host (above its users and
+# below the subordinate ranges of /etc/subuid): bots share no RLIMIT_NPROC count, no files.
+BOT_UID_BASE = 40_000_000
+BOT_UID_SPAN = 1 << 20
+RUN_DIR = "/run/arena"  # its socket's directory inside the sandbox
+# The namespaces: a root platform makes them itself (the bot's uid change follows, inside);
+# anyone else needs a user namespace first.
+_AS_ROOT = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+_AS_USER = ["--unshare-all"]
+_ROOT_FS = [
+    "--die-with-parent", "--new-session",
+    "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
+    "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/sbin", "/sbin",
+    "--proc", "/proc", "--dev", "/dev",
+]  # fmt: skip
+
+
+def _bwrap() -> list[str]:
+    return ["bwrap", *(_AS_ROOT if os.geteuid() == 0 else _AS_USER), *_ROOT_FS]
+
+
+# What the interpreter needs to run a bot: its prefixes, its path, the SDK's package.
+_REACH = (
+    "import json, os, sys\n"
+    "paths = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]\n"
+    "paths += [p for p in sys.path if os.path.isabs(p)]\n"
+    "try:\n"
+    "    import arena_sdk, backalley\n"
+    "    paths += [os.path.dirname(os.path.dirname(arena_sdk.__file__)), *backalley.__path__]\n"
+    "except ImportError:\n"
+    "    pass\n"
+    "print(json.dumps(paths))\n"
+)
 
 
 @functools.cache
-def namespace_prefix() -> tuple[str, ...]:
-    """The ``unshare`` command line that isolates a bot here, or () if none works."""
-    for prefix in _ISOLATIONS:
-        if shutil.which(prefix[0]) is None:
-            continue
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            done = subprocess.run([*prefix, "true"], capture_output=True, timeout=10)
-            if done.returncode == 0:
-                return tuple(prefix)
-    return ()
+def interpreter_dirs(python: str) -> tuple[Path, ...]:
+    """The directories ``python`` reads to run an SDK bot (none under another, none of
+    ``/usr``'s, which is bound whole), asked of the interpreter itself, as the platform."""
+    try:
+        done = subprocess.run([python, "-c", _REACH], capture_output=True, timeout=30, text=True)
+        found = [Path(p) for p in json.loads(done.stdout)] if done.returncode == 0 else []
+    except (OSError, subprocess.SubprocessError, ValueError):
+        found = []
+    if not found:
+        raise SandboxError(f"cannot ask {python} where it keeps its files")
+    dirs = sorted({p.resolve() for p in found if p.is_dir()})
+    kept: list[Path] = []
+    for path in dirs:
+        inside = path.is_relative_to("/usr") or any(path.is_relative_to(k) for k in kept)
+        if path != Path("/") and not inside:
+            kept.append(path)
+    return tuple(kept)
+
+
+@functools.cache
+def confinement_problem() -> str | None:
+    """Why the process sandbox cannot confine bots on this machine, or None if it can."""
+    for tool in ("bwrap", "prlimit", "setpriv"):
+        if shutil.which(tool) is None:
+            package = "bubblewrap" if tool == "bwrap" else "util-linux"
+            return f"it needs {tool} ({package}), which is missing: `./run` installs it"
+    command = [*_bwrap(), "--", *_drop_uid(BOT_UID_BASE), "true"]
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        done = subprocess.run(command, capture_output=True, timeout=30, text=True)
+        if done.returncode == 0:
+            return None
+        why = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        return f"bubblewrap cannot make its namespaces here ({why[0]})"
+    return "bubblewrap did not run"
+
+
+def _drop_uid(uid: int) -> list[str]:
+    """As root, become ``uid`` (no groups, no capabilities) before the bot's code runs."""
+    if os.geteuid() != 0:
+        return []  # the platform's own uid, in a user namespace: still none of root's power
+    return [
+        "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+        "--bounding-set=-all", "--no-new-privs", "--",
+    ]  # fmt: skip
+
+
+def bot_uid() -> int:
+    """A fresh uid for a bot (as root), else the platform's own."""
+    if os.geteuid() != 0:
+        return os.geteuid()
+    return BOT_UID_BASE + secrets.randbelow(BOT_UID_SPAN)
 
 
 def rlimit_prefix(limits: Limits) -> list[str]:
-    if shutil.which("prlimit") is None:
-        raise SandboxError("the process sandbox needs prlimit (util-linux), which is missing")
     return [
         "prlimit",
         f"--as={limits.memory_mb << 20}",
@@ -76,10 +152,12 @@ class BotProcess:
     proc: subprocess.Popen[bytes]
     socket_path: Path
     capture: OutputCapture
+    uid: int  # its processes' uid: its socket's owner
+    confined: bool = False
     started_at: float = field(default_factory=time.monotonic)
 
     def open_socket(self, deadline: float) -> int:
-        return open_socket(self.socket_path, os.geteuid(), deadline, self.died)
+        return open_socket(self.socket_path, self.uid, deadline, self.died)
 
     def output(self) -> bytes:
         if self.proc.poll() is not None:
@@ -88,7 +166,10 @@ class BotProcess:
 
     def died(self) -> str | None:
         code = self.proc.poll()
-        return None if code is None else describe_exit(code)
+        if code is None:
+            return None
+        # bwrap ends with its child's status: 128 + N for a child killed by signal N.
+        return describe_exit(128 - code if self.confined and code > 128 else code)
 
     # No freezer here: a signal (SIGSTOP) would miss what the bot moved out of its group.
     def freeze(self) -> None:
@@ -103,14 +184,16 @@ class BotProcess:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
-        # What it started is dead too (or, without a PID namespace, outlives it holding the
-        # pipe: then the reader, a daemon thread, ends with the platform).
+        # Confined, what it started is dead too (its PID namespace went with bwrap);
+        # otherwise it may outlive it holding the pipe: then the reader, a daemon thread,
+        # ends with the platform.
         self.capture.ended(wait_s=1.0)
 
 
 @dataclass
 class ProcessSandbox:
-    """``confined=False`` is the ``none`` backend, ``True`` the ``process`` backend.
+    """``confined=False`` is the ``none`` backend, ``True`` the ``process`` backend, which
+    refuses to open (``SandboxError``) where it cannot confine its bots.
 
     Bots are started from one long-lived thread with a parent-death signal (``setpriv
     --pdeathsig``), so if the platform itself is killed its bots die with it.
@@ -122,36 +205,39 @@ class ProcessSandbox:
 
     def __post_init__(self) -> None:
         self.name = "process" if self.confined else "none"
+        if self.confined:
+            problem = confinement_problem()
+            if problem is not None:
+                raise SandboxError(
+                    f"the process sandbox cannot confine bots here: {problem}; "
+                    "or use --sandbox docker"
+                )
+            self._reach = interpreter_dirs(self.python or sys.executable)
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
         self._sweeper = Sweeper(sweep_scratch)  # what killed platform processes left here
 
-    @property
-    def isolated(self) -> bool:
-        """Whether bots get their own network and PID namespaces here."""
-        return self.confined and bool(namespace_prefix())
-
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> BotProcess:
         workdir.mkdir(parents=True, exist_ok=True)
-        socket_path = workdir / SOCKET_NAME
-        command = [self.python or sys.executable, "bot.py"]
+        python = self.python or sys.executable
+        uid = os.geteuid()
         if self.confined:
-            command = [*rlimit_prefix(limits), *namespace_prefix(), *command]
-        env = {
-            "ARENA_SOCKET": str(socket_path),
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "HOME": str(workdir),
-            "TMPDIR": str(workdir),
-        }
+            uid = bot_uid()
+            command = self._confined(bot_dir, workdir, uid, limits)
+            cwd, socket_path = None, workdir / "run" / SOCKET_NAME
+            env = _bot_env(f"{RUN_DIR}/{SOCKET_NAME}", "/tmp", "/usr/bin:/bin")
+            command = [*command, python, "bot.py"]
+        else:
+            cwd, socket_path = bot_dir, workdir / SOCKET_NAME
+            env = _bot_env(str(socket_path), str(workdir), os.environ.get("PATH", "/usr/bin:/bin"))
+            command = [python, "bot.py"]
         if shutil.which("setpriv"):
             command = ["setpriv", "--pdeathsig", "KILL", "--", *command]
 
         def spawn() -> subprocess.Popen[bytes]:
             return subprocess.Popen(
                 command,
-                cwd=bot_dir,
+                cwd=cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
@@ -167,8 +253,53 @@ class ProcessSandbox:
         assert pipe is not None
         fd = pipe.fileno()
         capture = OutputCapture(lambda: os.read(fd, CHUNK), limits.output_bytes, workdir.name)
-        return BotProcess(proc, socket_path, capture)
+        return BotProcess(proc, socket_path, capture, uid, self.confined)
+
+    def _confined(self, bot_dir: Path, workdir: Path, uid: int, limits: Limits) -> list[str]:
+        """The command line that confines a bot, up to its ``python bot.py``."""
+        # Its own copy of its code, readable by its uid whatever the original's modes, and
+        # untouched by anything that changes the original mid-game; its run directory, the
+        # one place of the host it can write. Both made here, before the bot runs.
+        code, run = workdir / "code", workdir / "run"
+        shutil.copytree(bot_dir, code, symlinks=True)
+        for path in (code, *code.rglob("*")):
+            if not path.is_symlink():
+                path.chmod(0o755 if path.is_dir() else 0o644)
+        run.mkdir(mode=0o700)
+        if os.geteuid() == 0:
+            os.chown(run, uid, uid)
+        # Its code keeps its path, so that its tracebacks name the author's files. /tmp's
+        # tmpfs first: a bind under /tmp (an interpreter, the code) is made inside it. bwrap
+        # makes a bind's missing parents for root alone: made here, enterable by all.
+        where = bot_dir.resolve()
+        tmp = ["--size", str(limits.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
+        return [
+            *rlimit_prefix(limits), *_bwrap(), *tmp,
+            *_parents([*self._reach, Path(RUN_DIR), where]),
+            *(arg for d in self._reach for arg in ("--ro-bind", str(d), str(d))),
+            "--bind", str(run), RUN_DIR,
+            "--ro-bind", str(code), str(where), "--chdir", str(where),
+            "--", *_drop_uid(uid),
+        ]  # fmt: skip
 
     def close(self) -> None:
         self._sweeper.stop()
         self._spawner.shutdown(wait=True)
+
+
+def _parents(paths: list[Path]) -> list[str]:
+    """bwrap's arguments that make the parents of ``paths``, enterable by all (one already
+    there is left as it is)."""
+    parents = sorted({a for p in paths for a in p.parents if a != Path("/")})
+    return [arg for a in parents for arg in ("--perms", "0755", "--dir", str(a))]
+
+
+def _bot_env(socket_path: str, home: str, path: str) -> dict[str, str]:
+    return {
+        "ARENA_SOCKET": socket_path,
+        "PATH": path,
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": home,
+        "TMPDIR": home,
+    }

@@ -73,3 +73,22 @@ def test_play_falls_back_and_says_so(no_engine: dict[str, str]) -> None:
     assert result.stderr.startswith(
         "warning: no Docker engine answers: bots run as local processes, a weaker sandbox\n"
     )
+
+
+def test_the_process_sandbox_refuses_what_it_cannot_confine(tmp_path: Path) -> None:
+    """Without bubblewrap the process sandbox runs no bot at all (it would run them as the
+    platform's uid, root here, seeing the host): one ``error:`` line saying what to do."""
+    tools = tmp_path / "bin"  # the tools it needs, but bwrap
+    tools.mkdir()
+    for tool in ("prlimit", "setpriv"):
+        (tools / tool).symlink_to(f"/usr/bin/{tool}")
+    result = run_arena(
+        "play", "random", "random", "random", "random", "--sandbox", "process",
+        env={"PATH": str(tools)},
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert error_line(result) == (
+        "error: the process sandbox cannot confine bots here: it needs bwrap (bubblewrap), "
+        "which is missing: `./run` installs it; or use --sandbox docker"
+    )
+    assert result.stdout == ""

@@ -98,3 +98,62 @@ def test_a_bot_not_on_turn_is_frozen(tmp_path: Path) -> None:
     # Unfrozen it would tick through the others' sleeps too (3 x 10 ms per decision of its
     # own), a few times its think time: so this fails if it is not frozen (checked).
     assert ticks <= think_ms + 3 * decisions, (ticks, think_ms)
+
+
+# Ticks from its import on, and says how many it had when it began to serve (``run``) and at
+# each call: between the two it only waited for its first call.
+EARLY_TICKING_BOT = """
+import threading
+import time
+from arena_sdk import Bot, run
+
+ticks = 0
+
+
+def tick():
+    global ticks
+    while True:
+        time.sleep(0.001)
+        ticks += 1
+
+
+class Ticking(Bot):
+    def bid(self, obs):
+        print("ticks", ticks, flush=True)
+        return obs.legal_bids[0]
+
+    def play(self, obs):
+        print("ticks", ticks, flush=True)
+        return obs.legal_plays[0]
+
+if __name__ == "__main__":
+    threading.Thread(target=tick, daemon=True).start()
+    time.sleep(0.2)
+    print("serving at", ticks, flush=True)
+    run(Ticking())
+"""
+
+
+@pytest.mark.docker
+@pytest.mark.skipif(os.geteuid() != 0, reason="the cgroup freezer's files are root's")
+def test_a_bot_started_ahead_waits_frozen_for_its_game(tmp_path: Path) -> None:
+    for name, source in (("ticking", EARLY_TICKING_BOT), ("slow", SLOW_BOT)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "bot.py").write_text(source)
+    ticking, slow = tmp_path / "ticking", tmp_path / "slow"
+    # Game 2's bots start as game 1 begins (arena play's pipeline), and wait for it to end.
+    result = run_arena(
+        "play", ticking, slow, slow, slow, "--seed", 2, "--games", 2, "--sandbox", "docker",
+        "--logs", tmp_path / "logs",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "forfeit:" not in result.stdout, result.stdout
+    first_game = (tmp_path / "logs" / "game1-seat0.log").read_text()
+    decisions = len(re.findall(r"^ticks \d+$", first_game, re.M))
+    second_game = (tmp_path / "logs" / "game2-seat0.log").read_text()
+    serving = int(re.findall(r"^serving at (\d+)$", second_game, re.M)[0])
+    first_call = int(re.findall(r"^ticks (\d+)$", second_game, re.M)[0])
+    # Awake while game 1 played, it would tick through the three slow seats' sleeps (at
+    # least 30 ms per decision of its own there); frozen once its socket was made, only
+    # until the freeze took hold and through its Hello. Bounded by a third of the former.
+    assert first_call - serving <= 10 * decisions, (first_call - serving, decisions)
