@@ -279,8 +279,13 @@ def _extract_tar(path: Path, dest: Path) -> None:
         infos = tf.getmembers()
         _check_archive(source, [_tar_member(source, info) for info in infos])
         tf.errorlevel = 2  # raise on every error rather than log some
-        # The checks above already refuse what the "data" filter would; it stays as a backstop.
-        tf.extractall(dest, members=infos, filter="data")
+        # The checks above already refuse what the "data" filter would; it stays as a backstop
+        # where this Python has it (3.11.4 on: Debian bookworm's 3.11.2, the offline platform
+        # image's, has none, and would refuse every upload for the keyword).
+        if hasattr(tarfile, "data_filter"):
+            tf.extractall(dest, members=infos, filter="data")
+        else:
+            tf.extractall(dest, members=infos)
 
 
 def _tar_member(source: _Source, info: tarfile.TarInfo) -> _Member:

@@ -477,6 +477,10 @@ def image_build(
     force: Annotated[
         bool, typer.Option("--force", help="Rebuild even if the image is present.")
     ] = False,
+    platform: Annotated[
+        bool,
+        typer.Option("--platform", help="The service's images too: the platform and PostgreSQL."),
+    ] = False,
 ) -> None:
     """Build the image bots run in, offline; a no-op if the engine has it already."""
     import time
@@ -495,14 +499,29 @@ def image_build(
         client = docker_client()
         if not force and image_present(client, tag):
             out.print(f"{tag}: already present", markup=False)
-            return
-        with out.status("building the bot image", spinner="line"):
-            ensure_image(client, mirror=mirror, force=force, progress=step)
-        size = image_size(client, tag)
+        else:
+            with out.status("building the bot image", spinner="line"):
+                ensure_image(client, mirror=mirror, force=force, progress=step)
+            took = time.monotonic() - start
+            size = image_size(client, tag)
+            out.print(f"{tag}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
+        if platform:
+            from .service_images import SERVICE_IMAGES, ensure_service_image
+
+            for service in SERVICE_IMAGES:
+                start = time.monotonic()
+                wanted = service.tag()
+                if not force and image_present(client, wanted):
+                    ensure_service_image(client, service)  # moves the :offline tag only
+                    out.print(f"{wanted}: already present", markup=False)
+                    continue
+                with out.status(f"building {service.repository}", spinner="line"):
+                    ensure_service_image(client, service, mirror=mirror, force=force, progress=step)
+                took = time.monotonic() - start
+                size = image_size(client, wanted)
+                out.print(f"{wanted}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
     except SandboxError as e:
         fail(str(e))
-    took = time.monotonic() - start
-    out.print(f"{tag}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
 
 
 @image_app.command("tag")

@@ -6,6 +6,10 @@ installs the pinned wheels and the SDK into it, and the root is imported into th
 with ``docker import``. The tag is ``backalley-bot:<12 hex>``, a sha256 over the base recipe,
 the SDK's source files, the pinned requirements and ``FORMAT_VERSION``: an unchanged image
 is never rebuilt, and a changed SDK never reuses a stale one.
+
+The service's images (``arena/service_images.py``: the platform, PostgreSQL) are built by the
+same steps: ``base_tarball`` (a cached Debian root of a ``BaseRecipe``), ``extract_root`` and
+``import_root`` (import, smoke test, then tag).
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -88,18 +93,51 @@ _IGNORED_SUFFIXES = (".egg-info", ".pyc", ".pyo")
 Progress = Callable[[str], None]
 
 
+@dataclass(frozen=True)
+class BaseRecipe:
+    """A Debian root made by debootstrap, cached as a tarball named ``NAME-SUITE-KEY.tar``.
+
+    ``install``: packages apt-get adds inside the root (``chroot``) after debootstrap, with
+    services forbidden to start and no PostgreSQL cluster created, for packages whose
+    maintainer scripts would otherwise start a daemon on the host's network.
+    """
+
+    name: str
+    include: tuple[str, ...]
+    strip: tuple[str, ...] = STRIP
+    install: tuple[str, ...] = ()
+    suite: str = SUITE
+    variant: str = VARIANT
+
+    def as_dict(self) -> dict[str, Any]:
+        recipe: dict[str, Any] = {
+            "suite": self.suite, "variant": self.variant, "include": list(self.include),
+            "strip": list(self.strip),
+        }  # fmt: skip
+        if self.install:  # absent for the bot's base: its key, and so its tag, stay as they were
+            recipe["install"] = list(self.install)
+        return recipe
+
+    def key(self) -> str:
+        """12 hex digits naming the cached root: changes only with the recipe."""
+        return _sha256_json({"format": FORMAT_VERSION, "base": self.as_dict()})[:12]
+
+
+BOT_BASE = BaseRecipe(name="bot-base", include=INCLUDE)
+
+
 def default_sdk_dir() -> Path:
     """The ``sdk/`` directory of this source tree."""
     return Path(__file__).resolve().parents[2] / "sdk"
 
 
 def base_recipe() -> dict[str, Any]:
-    return {"suite": SUITE, "variant": VARIANT, "include": list(INCLUDE), "strip": list(STRIP)}
+    return BOT_BASE.as_dict()
 
 
 def base_key() -> str:
     """12 hex digits naming the cached base root: changes only with the base recipe."""
-    return _sha256_json({"format": FORMAT_VERSION, "base": base_recipe()})[:12]
+    return BOT_BASE.key()
 
 
 def sdk_files(sdk_dir: Path) -> list[Path]:
@@ -191,31 +229,36 @@ def ensure_image(
         say(f"image {tag}: already present")
         return tag
     cache_dir = cache_dir or arena_home() / "cache"
-    with _build_lock(cache_dir), _temp_dir("arena-image-") as work:
+    with build_lock(cache_dir), temp_dir("arena-image-") as work:
         if not force and image_present(client, tag):  # built meanwhile by another process
             say(f"image {tag}: already present")
             return tag
-        base = _base_tarball(cache_dir, mirror, say)
-        root = work / "root"
-        root.mkdir()
-        say("extracting the base root")
-        _run(["tar", "--numeric-owner", "-xpf", str(base), "-C", str(root)], "tar (extract)")
+        base = base_tarball(cache_dir, BOT_BASE, mirror, say)
+        root = extract_root(base, work, say)
         say(f"wheels: {', '.join(REQUIREMENTS)} and the SDK")
         _install_wheels(root, sdk_dir, work)
         (root / "bot").mkdir(mode=0o755, exist_ok=True)
-        say("importing into the Docker engine")
-        image_tar = work / "image.tar"
-        _run(["tar", "--numeric-owner", "-cf", str(image_tar), "-C", str(root), "."], "tar")
-        _import(client, image_tar, tag, digest)
+        smoke = ["python3", "-c", SMOKE_TEST]
+        import_root(client, root, work, tag, digest, CHANGES, smoke, user="65534:65534", say=say)
     say(f"image {tag}: built")
     return tag
+
+
+def extract_root(base: Path, work: Path, say: Progress) -> Path:
+    """The cached base root, unpacked in ``work/root``."""
+    root = work / "root"
+    root.mkdir()
+    say("extracting the base root")
+    _run(["tar", "--numeric-owner", "-xpf", str(base), "-C", str(root)], "tar (extract)")
+    return root
 
 
 # --- the base root ---------------------------------------------------------------------
 
 
-def _base_tarball(cache_dir: Path, mirror: str | None, say: Progress) -> Path:
-    path = cache_dir / f"bot-base-{SUITE}-{base_key()}.tar"
+def base_tarball(cache_dir: Path, recipe: BaseRecipe, mirror: str | None, say: Progress) -> Path:
+    """The recipe's root as a tarball in ``cache_dir``, made first if it is not there."""
+    path = cache_dir / f"{recipe.name}-{recipe.suite}-{recipe.key()}.tar"
     if path.is_file():
         say(f"base root: cached ({path.name})")
         return path
@@ -225,10 +268,13 @@ def _base_tarball(cache_dir: Path, mirror: str | None, say: Progress) -> Path:
         cache_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SandboxError(f"cannot create the cache directory {cache_dir}: {e.strerror}") from None
-    with _temp_dir("arena-base-") as work:
+    with temp_dir("arena-base-") as work:
         root = work / "root"
-        _debootstrap(root, mirror, work / "debootstrap.log")
-        _strip(root)
+        _debootstrap(root, recipe, mirror, work / "debootstrap.log")
+        if recipe.install:
+            say(f"base root: installing {', '.join(recipe.install)} in it")
+            _chroot_install(root, recipe.install, work / "apt.log")
+        _strip(root, recipe.strip)
         tmp = cache_dir / f".{path.name}.{os.getpid()}.tmp"
         try:
             _run(["tar", "--numeric-owner", "-cf", str(tmp), "-C", str(root), "."], "tar")
@@ -238,7 +284,7 @@ def _base_tarball(cache_dir: Path, mirror: str | None, say: Progress) -> Path:
     return path
 
 
-def _debootstrap(root: Path, mirror: str, log_path: Path) -> None:
+def _debootstrap(root: Path, recipe: BaseRecipe, mirror: str, log_path: Path) -> None:
     exe = shutil.which("debootstrap") or next(
         (p for p in ("/usr/sbin/debootstrap", "/sbin/debootstrap") if os.access(p, os.X_OK)), None
     )
@@ -246,9 +292,8 @@ def _debootstrap(root: Path, mirror: str, log_path: Path) -> None:
         raise SandboxError("debootstrap is not installed (apt-get install debootstrap)")
     if os.geteuid() != 0:
         raise SandboxError("debootstrap needs root: build the bot image once as root")
-    command = [
-        exe, f"--variant={VARIANT}", f"--include={','.join(INCLUDE)}", SUITE, str(root), mirror,
-    ]  # fmt: skip
+    include = [f"--include={','.join(recipe.include)}"] if recipe.include else []
+    command = [exe, f"--variant={recipe.variant}", *include, recipe.suite, str(root), mirror]
     with open(log_path, "wb") as log:
         code = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
     if code.returncode != 0:
@@ -256,9 +301,60 @@ def _debootstrap(root: Path, mirror: str, log_path: Path) -> None:
         raise SandboxError(f"debootstrap failed (exit status {code.returncode}): {last}")
 
 
-def _strip(root: Path) -> None:
+# Inside the root while apt-get runs there: invoke-rc.d starts no service (policy-rc.d's 101),
+# and postgresql-common creates no cluster, which it would start on the host's network.
+_NO_SERVICES = "#!/bin/sh\n# built by arena: no service starts in this root\nexit 101\n"
+_NO_CLUSTER = "create_main_cluster = false\n"
+
+
+def _chroot_install(root: Path, packages: Sequence[str], log_path: Path) -> None:
+    """apt-get install PACKAGES inside ``root``, through ``chroot``: nothing outside it is
+    followed or written (its absolute symlinks, such as /var/run, point into the root)."""
+    write_inside(root, "usr/sbin/policy-rc.d", _NO_SERVICES, mode=0o755)
+    write_inside(root, "etc/postgresql-common/createcluster.d/arena.conf", _NO_CLUSTER)
+    env = {
+        "PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
+        "DEBIAN_FRONTEND": "noninteractive",
+        "LANG": "C",
+    }
+    apt = ["chroot", str(root), "apt-get", "-q", "-y", "-o", "Dpkg::Options::=--force-confold"]
+    with open(log_path, "wb") as log:
+        for command in ([*apt, "update"], [*apt, "install", "--no-install-recommends", *packages]):
+            done = subprocess.run(
+                command, stdout=log, stderr=subprocess.STDOUT, env=env, check=False
+            )
+            if done.returncode != 0:
+                last = _last_line(log_path.read_text(errors="replace"))
+                code = done.returncode
+                raise SandboxError(f"apt-get in the root failed (exit status {code}): {last}")
+
+
+def inside(root: Path, rel: str) -> Path:
+    """``root/rel``, refusing any symlink on the way: a Debian root's absolute links (such as
+    /var/run) would lead out of it into this machine's own directories."""
+    path = root
+    for part in Path(rel).parts:
+        if part in ("", ".", "..", "/"):
+            raise SandboxError(f"not a plain path inside the root: {rel}")
+        path = path / part
+        if path.is_symlink():
+            raise SandboxError(f"{rel}: {path.relative_to(root)} is a symlink in the root")
+    return path
+
+
+def write_inside(root: Path, rel: str, text: str, *, mode: int = 0o644) -> Path:
+    """Write a file at ``root/rel`` (its directories made), through no symlink."""
+    path = inside(root, rel)
+    for parent in reversed(path.relative_to(root).parents[:-1]):
+        inside(root, parent.as_posix()).mkdir(mode=0o755, exist_ok=True)
+    path.write_text(text)
+    os.chmod(path, mode)
+    return path
+
+
+def _strip(root: Path, strip: Sequence[str]) -> None:
     """Remove what a bot never needs: docs (bar copyright files), man pages, apt lists."""
-    for rel in STRIP:
+    for rel in strip:
         top = root / rel
         if not top.is_dir():
             continue
@@ -328,6 +424,15 @@ def _apt_sources(apt_dir: Path) -> Iterator[tuple[list[str], list[str], list[str
 
 
 def _install_wheels(root: Path, sdk_dir: Path, work: Path) -> None:
+    install_wheels(root / SITE_PACKAGES, sdk_dir, work, REQUIREMENTS, resolve=False)
+
+
+def install_wheels(
+    target: Path, sdk_dir: Path, work: Path, requirements: Sequence[str], *, resolve: bool
+) -> None:
+    """pip installs ``requirements`` and the SDK (a wheel built from ``sdk_dir``) into
+    ``target``: binary wheels for the image's Python only, their dependencies too if
+    ``resolve``, world-readable."""
     # Build the SDK from a copy of exactly the hashed files: nothing is written into sdk/.
     src = work / "sdk"
     for rel in sdk_files(sdk_dir):
@@ -339,14 +444,14 @@ def _install_wheels(root: Path, sdk_dir: Path, work: Path) -> None:
     sdk_wheels = sorted(wheels.glob("*.whl"))
     if len(sdk_wheels) != 1:
         raise SandboxError(f"pip wheel (SDK) made {len(sdk_wheels)} wheels, expected 1")
-    target = root / SITE_PACKAGES
     platforms = [arg for p in PLATFORMS for arg in ("--platform", p)]
     # The .pyc files pip writes are only of use if this Python is the image's.
     compile_flag = [] if sys.version_info[:2] == (3, 11) else ["--no-compile"]
+    deps = [] if resolve else ["--no-deps"]
     install = [
-        *pip, "install", "--target", str(target), "--no-deps", "--only-binary=:all:",
+        *pip, "install", "--target", str(target), *deps, "--only-binary=:all:",
         "--python-version", PYTHON_VERSION, "--implementation", "cp", *platforms,
-        *compile_flag, *REQUIREMENTS, str(sdk_wheels[0]),
+        *compile_flag, *requirements, str(sdk_wheels[0]),
     ]  # fmt: skip
     _run(install, "pip install")
     shutil.rmtree(target / "bin", ignore_errors=True)  # f2py & co.: console scripts for nobody
@@ -365,16 +470,34 @@ def _make_world_readable(top: Path) -> None:
 # --- import ----------------------------------------------------------------------------
 
 
-def _import(client: docker.DockerClient, image_tar: Path, tag: str, digest: str) -> None:
-    """Import, check that the image works as a bot's will run, then (only then) tag it."""
+def import_root(
+    client: docker.DockerClient,
+    root: Path,
+    work: Path,
+    tag: str,
+    digest: str,
+    changes: Sequence[str],
+    smoke: Sequence[str],
+    *,
+    user: str,
+    say: Progress,
+    entrypoint: Sequence[str] | None = None,
+) -> None:
+    """Import ``root`` with its config ``changes``, check that ``smoke`` runs in it as
+    ``user`` with no network, then (only then) tag it ``tag``, labelled with ``digest``."""
+    say("importing into the Docker engine")
+    image_tar = work / "image.tar"
+    _run(["tar", "--numeric-owner", "-cf", str(image_tar), "-C", str(root), "."], "tar")
     built = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    changes = [*CHANGES, f"LABEL {LABEL_HASH}={digest} {LABEL_BUILT}={built}"]
+    labelled = [*changes, f"LABEL {LABEL_HASH}={digest} {LABEL_BUILT}={built}"]
     image_id: str | None = None
     try:
-        result = client.api.import_image_from_file(str(image_tar), changes=changes)
+        result = client.api.import_image_from_file(str(image_tar), changes=labelled)
         image_id = _imported_id(result)
+        # The image's own entrypoint unless told otherwise (the bot image has none).
         client.containers.run(
-            image_id, ["python3", "-c", SMOKE_TEST], network_mode="none", user="65534:65534",
+            image_id, list(smoke), network_mode="none", user=user,
+            entrypoint=None if entrypoint is None else list(entrypoint),
             read_only=True, tmpfs={"/tmp": ""}, remove=True, stdout=True, stderr=True,
         )  # fmt: skip
         repository, _, version = tag.partition(":")
@@ -442,7 +565,7 @@ def _sha256_json(value: object) -> str:
 
 
 @contextlib.contextmanager
-def _build_lock(cache_dir: Path) -> Iterator[None]:
+def build_lock(cache_dir: Path) -> Iterator[None]:
     """One build at a time per cache: a second waits, then finds the image built."""
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -455,7 +578,7 @@ def _build_lock(cache_dir: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _temp_dir(prefix: str) -> Iterator[Path]:
+def temp_dir(prefix: str) -> Iterator[Path]:
     path = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         yield path
