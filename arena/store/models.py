@@ -204,6 +204,19 @@ class RatingChange(SQLModel, table=True):
     elo_after: float
 
 
+class VersionTally(SQLModel, table=True):
+    """A version's running tallies over its done matches (``tallies.py``): counted in the
+    transaction that records each result, so they always agree with the results."""
+
+    __tablename__: ClassVar[str] = "version_tallies"
+
+    version_id: int = Field(foreign_key="bot_versions.id", primary_key=True)
+    # arena.ladder.statistics.Statistics.to_record() over its seat-games
+    statistics: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    # the opponent team's versions "b,d" -> [pairs, wins, draws, losses, for, against]
+    head_to_head: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
 class Blob(SQLModel, table=True):
     """Content-addressed bytes: a bot's code (a tar archive) or a match's replay and logs.
     Written once, never changed; the key names its content's sha256."""

@@ -13,13 +13,14 @@ marks the match ``error``, never rated. Bot faults are results, recorded by ``fi
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func, insert, or_, update
+from sqlalchemy import Connection, case, func, insert, or_, update
 from sqlmodel import Session, col, select
 
+from . import tallies
 from .base import StoreBase
 from .errors import NotFound, StoreError
 from .models import Match, MatchStatus, Tournament, TournamentKind
@@ -157,8 +158,8 @@ class Queue(StoreBase):
         *,
         lease: int | None = None,
     ) -> bool:
-        """Record the result, once: False (and nothing changed) when this worker no longer
-        owns the match."""
+        """Record the result, once, and count it in its versions' tallies in the same
+        transaction: False (and nothing changed) when this worker no longer owns the match."""
         now = time.time() if now is None else now
         if result.winner not in (0, 1, None):
             raise StoreError(f"winner must be 0, 1 or None, got {result.winner}")
@@ -182,7 +183,10 @@ class Queue(StoreBase):
             "replay_path": result.replay_path,
             "logs_path": result.logs_path,
         }
-        return self._owned_update(match_id, worker_id, lease, values) is not None
+        counted = self._owned_update(
+            match_id, worker_id, lease, values, then=lambda s: tallies.add_result(s, match_id)
+        )
+        return counted is not None
 
     def fail(
         self,
@@ -313,6 +317,20 @@ class Queue(StoreBase):
             page = query.order_by(col(Match.schedule_index).desc()).offset(offset).limit(limit)
             return total, list(session.exec(page))
 
+    def recent_done(self, versions: Iterable[int], limit: int) -> list[Match]:
+        """The newest ``limit`` done matches with any of ``versions`` at a seat: tournament
+        by tournament, newest schedule index first."""
+        ids = list(versions)
+        seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
+        query = (
+            select(Match)
+            .where(Match.status == MatchStatus.DONE, or_(*(col(s).in_(ids) for s in seats)))
+            .order_by(col(Match.tournament_id), col(Match.schedule_index).desc())
+            .limit(limit)
+        )
+        with self._session() as session:
+            return list(session.exec(query))
+
     def done_after(self, tournament_id: int, schedule_index: int) -> int:
         """How many of the tournament's matches after ``schedule_index`` are done (an index
         range: cheap when the index is the last rated one)."""
@@ -337,11 +355,17 @@ class Queue(StoreBase):
             return counts
 
     def _owned_update(
-        self, match_id: int, worker_id: str, lease: int | None, values: dict[str, Any]
+        self,
+        match_id: int,
+        worker_id: str,
+        lease: int | None,
+        values: dict[str, Any],
+        then: Callable[[Connection], None] | None = None,
     ) -> str | None:
         """Update the match only while ``worker_id`` (and ``lease``) runs it, in one statement
-        (a concurrent reap or finish happened either before it or after it); returns the new
-        status, or None when the match isn't this worker's."""
+        (a concurrent reap or finish happened either before it or after it), then ``then``
+        in the same transaction; returns the new status, or None when the match isn't this
+        worker's."""
         with self._session(write=True) as session:
             statement = update(Match).where(
                 col(Match.id) == match_id,
@@ -354,4 +378,6 @@ class Queue(StoreBase):
             status = session.connection().execute(statement).scalar_one_or_none()
             if status is None and session.get(Match, match_id) is None:
                 raise NotFound(f"unknown match {match_id}")
+            if status is not None and then is not None:
+                then(session.connection())
         return status
