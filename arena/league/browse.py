@@ -8,6 +8,7 @@ Errors are the store's ``NotFound`` (an unknown bot, match or tournament) and ``
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,11 +94,13 @@ class StandingsCache:
     """A tournament's standings, kept until a result is recorded or an entry joins or leaves
     the ladder (a fit over 100,000 results takes seconds; a page must not). A result shows
     as a new rated index or one more done match after it: the matches up to the last rated
-    index are all finished, so none of them changes."""
+    index are all finished, so none of them changes. Their JSON (``arena ladder --json``) is
+    kept beside them, encoded once."""
 
     def __init__(self, ladder: LocalLadder) -> None:
         self.ladder = ladder
-        self.kept: dict[str, tuple[tuple[int, int, frozenset[int | None]], list[Standing]]] = {}
+        self.kept: dict[str, tuple[tuple[int, int, frozenset[int]], list[Standing]]] = {}
+        self.encoded: dict[tuple[str, bool], tuple[list[Standing], bytes]] = {}
         self.lock = threading.Lock()
 
     def __call__(self, tournament: str, *, retired: bool = False) -> list[Standing]:
@@ -105,7 +108,7 @@ class StandingsCache:
         store = self.ladder.store
         t = self.ladder._tournament(tournament)
         assert t.id is not None
-        active = frozenset(e.version.id for e in store.active_entries())
+        active = store.active_version_ids()
         rated = store.rated_through(t.id)
         mark = (rated, store.done_after(t.id, rated), active)
         with self.lock:
@@ -117,6 +120,21 @@ class StandingsCache:
             with self.lock:
                 self.kept[tournament] = (mark, rows)
         return rows if retired else [r for r in rows if r.version_id in active]
+
+    def json(self, tournament: str, *, retired: bool = False) -> bytes:
+        """The standings as ``arena ladder --json`` gives them, encoded."""
+        rows = self(tournament, retired=retired)
+        with self.lock:
+            kept = self.encoded.get((tournament, retired))
+        if kept is not None and kept[0] == rows:
+            return kept[1]
+        rows_json = [row.as_json() for row in rows]  # as FastAPI encodes: strict, compact
+        encoded = json.dumps(
+            rows_json, ensure_ascii=False, allow_nan=False, separators=(",", ":")
+        ).encode()
+        with self.lock:
+            self.encoded[(tournament, retired)] = (rows, encoded)
+        return encoded
 
 
 def match_page(
@@ -172,12 +190,10 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
     history: list[RatingPoint] = []
     rated = [t.id for t in store.tournaments() if t.name == LADDER and t.id is not None]
     for t_id in rated:
-        for version_id, n in number.items():
-            history.extend(
-                RatingPoint(n, change.schedule_index, change.elo_after)
-                for change in store.rating_history(t_id, version_id)
-            )
-    history.sort(key=lambda point: point.schedule_index)
+        history.extend(
+            RatingPoint(number[version_id], index, elo)
+            for version_id, index, elo in store.rating_points(t_id, number)
+        )
     tallies = store.tallies(number)
     head: dict[str, list[int]] = {}
     for figures in tallies.values():

@@ -193,6 +193,8 @@ class RatingChange(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("match_id", "version_id", name="uq_rating_history_match_version"),
         Index("ix_rating_history_order", "tournament_id", "schedule_index"),
+        # A bot page's chart: one version's history, in order, without the tournament's.
+        Index("ix_rating_history_version_order", "tournament_id", "version_id", "schedule_index"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -1,5 +1,5 @@
 """version_tallies: each version's running statistics and head-to-head, backfilled from the
-done matches and their replays
+done matches and their replays; an index for one version's rating history in order
 
 Revision ID: 0005
 Revises: 0004
@@ -34,9 +34,17 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("version_id", name=op.f("pk_version_tallies")),
     )
+    with op.batch_alter_table("rating_history", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_rating_history_version_order",
+            ["tournament_id", "version_id", "schedule_index"],
+            unique=False,
+        )
     # The results recorded before this revision, counted as finish counts each new one.
     tallies.rebuild(op.get_bind())
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("rating_history", schema=None) as batch_op:
+        batch_op.drop_index("ix_rating_history_version_order")
     op.drop_table("version_tallies")
