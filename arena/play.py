@@ -22,7 +22,7 @@ from pathlib import Path
 
 import grpc
 
-from arena.attached import DEFAULT_TIMEOUT_S, AttachedBot, is_attached, relaxed
+from arena.attached import DEFAULT_TIMEOUT_S, AttachedBot, relaxed
 from arena.bot_specs import BotSpec
 from arena.engine import DealRecord, GameState, Rules
 from arena.engine.replay import Forfeit, Replay, build_replay

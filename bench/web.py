@@ -13,7 +13,8 @@ reference). In Chromium (``/usr/bin/chromium``) it times the replay page from na
 the viewer's ready mark (``performance.now()`` then, ``data-ready-ms``), and the mean of 200
 steps (``next`` clicked, the layout forced each time).
 
-Prints p50 and p95 per route and store, and each figure beside its target; exit status 1 if a
+Prints p50 and p95 per route and store, the load average before and after each store's
+requests, and each figure beside its target; exit status 1 if a
 target is missed. Run from the repository root: ``python bench/web.py [--postgres URL]``.
 """
 
@@ -23,6 +24,7 @@ import argparse
 import contextlib
 import http.client
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -113,6 +115,7 @@ def build(store: Store, bots: int, results: int, replay: dict[str, Any]) -> str:
             connection.execute(insert(Match), matches[start : start + 5000])
         for start in range(0, len(history), 10000):
             connection.execute(insert(RatingChange), history[start : start + 10000])
+    store.rebuild_tallies()  # rows written around Queue.finish, which counts each result
     return "bot000"
 
 
@@ -167,8 +170,14 @@ def p(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
+def load() -> str:
+    """The machine's load average (1, 5, 15 min): the figures mean little without it."""
+    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def bench_pages(label: str, base: str, bot: str, n: int) -> bool:
     ok = True
+    print(f"{label}: {load()}")
     floor = latencies(base, "/static/arena.css", n)
     p50, p95 = p(floor, 0.5), p(floor, 0.95)
     print(f"{label}: reference /static/arena.css p50 {p50:.1f} ms p95 {p95:.1f} ms")
@@ -181,6 +190,7 @@ def bench_pages(label: str, base: str, bot: str, n: int) -> bool:
             f"{label}: {path:18} p50 {p(times, 0.5):7.1f} ms  p95 {p95:7.1f} ms"
             f"  (target p95 <= {PAGE_TARGET_MS:.0f} ms: {verdict})"
         )
+    print(f"{label}: {load()}")
     return ok
 
 

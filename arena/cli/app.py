@@ -506,7 +506,7 @@ def image_build(
             size = image_size(client, tag)
             out.print(f"{tag}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
         if platform:
-            from .service_images import SERVICE_IMAGES, ensure_service_image
+            from arena.service_images import SERVICE_IMAGES, ensure_service_image
 
             for service in SERVICE_IMAGES:
                 start = time.monotonic()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import shlex
 import signal
 import sys
@@ -397,8 +396,6 @@ def _signed(n: int) -> str:
 
 def _match_json(m: MatchRow) -> dict[str, Any]:
     """A match as ``arena matches --json`` gives it (keys documented in the README)."""
-    # MatchRow carries the points as the ladder API's text, "P0 - P1" once done.
-    found = re.fullmatch(r"(-?\d+) - (-?\d+)", m.points)
     winner = {"team 0": "team A", "team 1": "team B", "draw": "draw"}.get(m.winner)
     return {
         "id": m.id,
@@ -406,7 +403,7 @@ def _match_json(m: MatchRow) -> dict[str, Any]:
         "team_a": m.team0,
         "team_b": m.team1,
         "status": m.status,
-        "points": None if found is None else [int(found[1]), int(found[2])],
+        "points": None if m.points is None else list(m.points),
         "winner": winner,
         "note": m.note,
     }

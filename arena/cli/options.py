@@ -10,6 +10,7 @@ import typer
 
 from arena.sandbox.choose import KINDS as SANDBOX_KINDS
 
+
 def _complete_sandbox(incomplete: str) -> list[str]:
     return [kind for kind in SANDBOX_KINDS if kind.startswith(incomplete)]
 

@@ -7,9 +7,11 @@ Public API (stable; the CLI and the web's bot page both use it):
 - ``by_bot(replays) -> dict[str, Statistics]``: keyed by player name, all seats merged.
 - ``Statistics``: ``games``, ``deals``, ``points``, ``points_per_deal``, ``contracts``
   (``{bid: Tally}``), ``boards`` (``Tally``), ``forfeits`` (``{reason: count}``),
-  ``decisions``, ``think_total_ms``, ``think_max_ms``, ``mean_think_ms``, ``merged(other)``
-  and ``to_dict()`` (JSON-ready, keys as the attribute names; ``contracts`` keyed by the bid
-  as a string; ``think`` is ``null`` when no replay recorded think time).
+  ``decisions``, ``think_total_ms``, ``think_max_ms``, ``mean_think_ms``, ``merged(other)``,
+  ``Statistics.total(many)`` and ``to_dict()`` (JSON-ready, keys as the attribute names;
+  ``contracts`` keyed by the bid as a string; ``think`` is ``null`` when no replay recorded
+  think time), and the lossless ``to_record()`` / ``Statistics.from_record(record)`` that the
+  store keeps as a version's running tally (``arena/store/tallies.py``).
 - ``Tally``: ``made``, ``set``, ``bid`` (their sum).
 
 What counts, for a seat:
@@ -78,22 +80,42 @@ class Statistics:
         return self.think_total_ms / self.decisions if self.decisions else None
 
     def merged(self, other: Statistics) -> Statistics:
-        contracts = dict(self.contracts)
-        for bid, tally in other.contracts.items():
-            contracts[bid] = contracts.get(bid, Tally()).merged(tally)
-        forfeits = dict(self.forfeits)
-        for reason, count in other.forfeits.items():
-            forfeits[reason] = forfeits.get(reason, 0) + count
-        maxima = [m for m in (self.think_max_ms, other.think_max_ms) if m is not None]
+        return Statistics.total([self, other])
+
+    @staticmethod
+    def total(many: Iterable[Statistics]) -> Statistics:
+        """The figures of ``many`` merged, in one pass."""
+        games = deals = points = decisions = 0
+        think_total = 0.0
+        contracts: dict[int, list[int]] = {}
+        forfeits: dict[str, int] = {}
+        boards = [0, 0]
+        maxima: list[float] = []
+        for s in many:
+            games += s.games
+            deals += s.deals
+            points += s.points
+            decisions += s.decisions
+            think_total += s.think_total_ms
+            for bid, tally in s.contracts.items():
+                kept = contracts.setdefault(bid, [0, 0])
+                kept[0] += tally.made
+                kept[1] += tally.set
+            for reason, count in s.forfeits.items():
+                forfeits[reason] = forfeits.get(reason, 0) + count
+            boards[0] += s.boards.made
+            boards[1] += s.boards.set
+            if s.think_max_ms is not None:
+                maxima.append(s.think_max_ms)
         return Statistics(
-            games=self.games + other.games,
-            deals=self.deals + other.deals,
-            points=self.points + other.points,
-            contracts=dict(sorted(contracts.items())),
-            boards=self.boards.merged(other.boards),
+            games=games,
+            deals=deals,
+            points=points,
+            contracts={bid: Tally(*t) for bid, t in sorted(contracts.items())},
+            boards=Tally(*boards),
             forfeits=dict(sorted(forfeits.items())),
-            decisions=self.decisions + other.decisions,
-            think_total_ms=self.think_total_ms + other.think_total_ms,
+            decisions=decisions,
+            think_total_ms=think_total,
             think_max_ms=max(maxima) if maxima else None,
         )
 
@@ -115,6 +137,34 @@ class Statistics:
             "forfeits": dict(self.forfeits),
             "think": think,
         }
+
+    def to_record(self) -> dict[str, Any]:
+        """Every field as JSON, so that ``from_record`` gives this value back exactly."""
+        return {
+            "games": self.games,
+            "deals": self.deals,
+            "points": self.points,
+            "contracts": {str(bid): [t.made, t.set] for bid, t in self.contracts.items()},
+            "boards": [self.boards.made, self.boards.set],
+            "forfeits": dict(self.forfeits),
+            "decisions": self.decisions,
+            "think_total_ms": self.think_total_ms,
+            "think_max_ms": self.think_max_ms,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Statistics:
+        return cls(
+            games=record["games"],
+            deals=record["deals"],
+            points=record["points"],
+            contracts=dict(sorted((int(bid), Tally(*t)) for bid, t in record["contracts"].items())),
+            boards=Tally(*record["boards"]),
+            forfeits=dict(record["forfeits"]),
+            decisions=record["decisions"],
+            think_total_ms=record["think_total_ms"],
+            think_max_ms=record["think_max_ms"],
+        )
 
 
 def seat_statistics(replay: Replay) -> list[Statistics]:

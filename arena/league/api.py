@@ -69,7 +69,7 @@ class MatchRow:
     team0: str
     team1: str
     status: str
-    points: str  # "p0 - p1" once done
+    points: tuple[int, int] | None  # team 0's and team 1's, once done
     winner: str  # "team 0", "team 1" or "draw" once done
     note: str  # the forfeit, or the last infrastructure failure
 
@@ -106,7 +106,9 @@ def match_row(labels: Labels, m: Match) -> MatchRow:
         team0=labels.team(a, c),
         team1=labels.team(b, d),
         status=m.status,
-        points=f"{m.points_team0} - {m.points_team1}" if done else "",
+        points=(m.points_team0, m.points_team1)
+        if done and m.points_team0 is not None and m.points_team1 is not None
+        else None,
         winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
         note=(f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else "") or (m.last_error or ""),
     )

@@ -8,23 +8,22 @@ Errors are the store's ``NotFound`` (an unknown bot, match or tournament) and ``
 
 from __future__ import annotations
 
-import functools
+import json
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 from arena.engine.replay import Replay
 from arena.ladder.pairs import first_game_seat
-from arena.ladder.statistics import Statistics, by_bot
+from arena.ladder.statistics import Statistics
 from arena.store import Match, MatchStatus
+from arena.store.tallies import opponent_versions
 
 from .api import LocalLadder, MatchRow, VersionRow, match_row
-from .files import DataDir
 from .standings import Standing
 from .submit import LADDER
 
 PAGE_SIZE = 50
-STATISTICS_MATCHES = 50  # a bot page reads this many replays at most: its newest matches
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,7 @@ class BotProfile:
     history: list[RatingPoint]  # the ladder's sequential Elo, in schedule order
     head_to_head: list[HeadToHead]
     recent: list[MatchRow]  # newest first
-    # arena.ladder.statistics over the games of its last STATISTICS_MATCHES played matches
+    # arena.ladder.statistics over the games of all its played matches
     statistics: dict[str, Any] = field(default_factory=dict)
 
 
@@ -97,11 +96,13 @@ class StandingsCache:
     """A tournament's standings, kept until a result is recorded or an entry joins or leaves
     the ladder (a fit over 100,000 results takes seconds; a page must not). A result shows
     as a new rated index or one more done match after it: the matches up to the last rated
-    index are all finished, so none of them changes."""
+    index are all finished, so none of them changes. Their JSON (``arena ladder --json``) is
+    kept beside them, encoded once."""
 
     def __init__(self, ladder: LocalLadder) -> None:
         self.ladder = ladder
-        self.kept: dict[str, tuple[tuple[int, int, frozenset[int | None]], list[Standing]]] = {}
+        self.kept: dict[str, tuple[tuple[int, int, frozenset[int]], list[Standing]]] = {}
+        self.encoded: dict[tuple[str, bool], tuple[list[Standing], bytes]] = {}
         self.lock = threading.Lock()
 
     def __call__(self, tournament: str, *, retired: bool = False) -> list[Standing]:
@@ -109,7 +110,7 @@ class StandingsCache:
         store = self.ladder.store
         t = self.ladder.tournament(tournament)
         assert t.id is not None
-        active = frozenset(e.version.id for e in store.active_entries())
+        active = store.active_version_ids()
         rated = store.rated_through(t.id)
         mark = (rated, store.done_after(t.id, rated), active)
         with self.lock:
@@ -121,6 +122,21 @@ class StandingsCache:
             with self.lock:
                 self.kept[tournament] = (mark, rows)
         return rows if retired else [r for r in rows if r.version_id in active]
+
+    def json(self, tournament: str, *, retired: bool = False) -> bytes:
+        """The standings as ``arena ladder --json`` gives them, encoded."""
+        rows = self(tournament, retired=retired)
+        with self.lock:
+            kept = self.encoded.get((tournament, retired))
+        if kept is not None and kept[0] == rows:
+            return kept[1]
+        rows_json = [row.as_json() for row in rows]  # as FastAPI encodes: strict, compact
+        encoded = json.dumps(
+            rows_json, ensure_ascii=False, allow_nan=False, separators=(",", ":")
+        ).encode()
+        with self.lock:
+            self.encoded[(tournament, retired)] = (rows, encoded)
+        return encoded
 
 
 def match_page(
@@ -165,75 +181,48 @@ def match_detail(ladder: LocalLadder, match_id: int) -> MatchDetail:
 
 
 def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
-    """A bot: its versions, its ladder rating history, head-to-head, recent matches and
-    forfeits by reason (over every tournament)."""
+    """A bot: its versions, its ladder rating history, head-to-head, recent matches, and its
+    statistics with forfeits by reason (over every tournament). Head-to-head and statistics
+    are the versions' tallies, kept as results are recorded: the page reads no replay."""
     store = ladder.store
     bot = store.bot(name)
     versions = store.versions(name)
     number = {v.id: v.number for v in versions if v.id is not None}
     owner = store.user_by_id(bot.owner_id).name
     history: list[RatingPoint] = []
+    rated = [t.id for t in store.tournaments() if t.name == LADDER and t.id is not None]
+    for t_id in rated:
+        history.extend(
+            RatingPoint(number[version_id], index, elo)
+            for version_id, index, elo in store.rating_points(t_id, number)
+        )
+    tallies = store.tallies(number)
     head: dict[str, list[int]] = {}
-    rows: list[MatchRow] = []
-    figures: list[dict[str, Statistics]] = []
-    for t in store.tournaments():
-        assert t.id is not None
-        if t.name == LADDER:
-            for version_id, n in number.items():
-                history.extend(
-                    RatingPoint(n, change.schedule_index, change.elo_after)
-                    for change in store.rating_history(t.id, version_id)
-                )
-            history.sort(key=lambda point: point.schedule_index)
-        _, matches = store.match_page(t.id, versions=list(number), limit=10**9)
-        for m in matches:
-            if m.status != MatchStatus.DONE:
-                continue
-            if len(rows) < recent:
-                rows.append(match_row(ladder.labels, m))
-            if len(figures) < STATISTICS_MATCHES and m.replay_path is not None:
-                figures.append(_match_figures(ladder.data, m.replay_path))
-            ours = [seat for seat, v in enumerate(m.seats) if v in number]
-            teams = {seat % 2 for seat in ours}
-            if len(teams) != 1 or m.points_team0 is None or m.points_team1 is None:
-                continue  # on both teams (a mixed table): no opponent to count against
-            team = teams.pop()
-            (a, c), (b, d) = m.teams
-            other = ladder.labels.team(b, d) if team == 0 else ladder.labels.team(a, c)
-            mine, theirs = (m.points_team0, m.points_team1)[:: 1 if team == 0 else -1]
-            record = head.setdefault(other, [0, 0, 0, 0, 0, 0])
-            record[0] += 1
-            record[1 if m.winner == team else 2 if m.winner is None else 3] += 1
-            record[4] += mine
-            record[5] += theirs
+    for figures in tallies.values():
+        for key, counts in figures.head_to_head.items():
+            other = ladder.labels.team(*opponent_versions(key))
+            record = head.setdefault(other, [0] * len(counts))
+            record[:] = [a + b for a, b in zip(record, counts, strict=True)]
     return BotProfile(
         name=bot.name,
         owner=owner,
         versions=[ladder._row(v, bot.name) for v in versions],
         history=history,
         head_to_head=[HeadToHead(k, *v) for k, v in sorted(head.items())],
-        recent=rows,
-        statistics=_statistics(figures, [f"{bot.name} v{n}" for n in number.values()]),
+        recent=[match_row(ladder.labels, m) for m in store.recent_done(number, recent)],
+        statistics=_statistics([f.statistics for f in tallies.values()]),
     )
 
 
 # ---------------------------------------------------------------------- helpers
 
 
-@functools.lru_cache(maxsize=4096)
-def _match_figures(data: DataDir, key: str) -> dict[str, Statistics]:
-    """A match's statistics by player label; kept, as a stored record never changes (its
-    key names its content)."""
-    return by_bot(data.read_replays(key))
-
-
-def _statistics(figures: list[dict[str, Statistics]], labels: list[str]) -> dict[str, Any]:
-    """The bot's figures over matches' ``figures``, its versions (``labels``) merged."""
-    mine = [match[label] for match in figures for label in labels if label in match]
-    if not mine:
+def _statistics(figures: list[Statistics]) -> dict[str, Any]:
+    """The bot's figures, its versions' merged."""
+    if not figures:
         return {}
-    total = mine[0]
-    for more in mine[1:]:
+    total = figures[0]
+    for more in figures[1:]:
         total = total.merged(more)
     shown = total.to_dict()
     shown["contracts"] = dict(sorted(shown["contracts"].items(), key=lambda kv: int(kv[0])))

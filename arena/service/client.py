@@ -31,7 +31,7 @@ from arena.league.standings import Standing
 from arena.league.status import Status
 from arena.store import MatchStatus
 
-from .convert import standing_row, version_row
+from .convert import match_row, standing_row, version_row
 from .tls import ClientTls, client_channel
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
@@ -86,7 +86,7 @@ class RemoteLadder:
     def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]:
         request = pb.ListMatchesRequest(tournament=tournament, status=status or "")
         reply = self._call(self.stub.ListMatches, request)
-        return [_row(MatchRow, m) for m in reply.matches]
+        return [match_row(m) for m in reply.matches]
 
     def replay(self, match_id: int, game: int) -> Replay:
         request = pb.GetReplayRequest(match_id=match_id, game=game)

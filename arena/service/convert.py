@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.league.api import VersionRow
+from arena.league.api import MatchRow, VersionRow
 from arena.league.standings import Standing
 
 from .v1 import arena_pb2 as pb
@@ -51,3 +51,21 @@ def standing_row(m: pb.Standing) -> Standing:
         (m.ci95_low, m.ci95_high), m.games, m.wins, m.draws, m.losses, m.mean_diff,
         m.owner, m.status,
     )  # fmt: skip
+
+
+def match_message(row: MatchRow) -> pb.MatchRow:
+    return pb.MatchRow(
+        id=row.id,
+        schedule_index=row.schedule_index,
+        team0=row.team0,
+        team1=row.team1,
+        status=row.status,
+        points=list(row.points or ()),
+        winner=row.winner,
+        note=row.note,
+    )
+
+
+def match_row(m: pb.MatchRow) -> MatchRow:
+    points = (m.points[0], m.points[1]) if len(m.points) == 2 else None
+    return MatchRow(m.id, m.schedule_index, m.team0, m.team1, m.status, points, m.winner, m.note)

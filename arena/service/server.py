@@ -44,7 +44,7 @@ from arena.store import (
 )
 from arena.submission import MAX_SUBMISSION_BYTES, SubmissionError
 
-from .convert import standing_message, version_message
+from .convert import match_message, standing_message, version_message
 from .limits import Gate, LimitReached, RateLimit, ServiceLimits
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
@@ -304,7 +304,7 @@ class ArenaService(rpc.ArenaServicer):
     ) -> pb.ListMatchesResponse:
         status = MatchStatus(request.status) if request.status else None
         rows = self.ladder.matches(request.tournament or "ladder", status)
-        return pb.ListMatchesResponse(matches=[pb.MatchRow(**asdict(r)) for r in rows])
+        return pb.ListMatchesResponse(matches=[match_message(r) for r in rows])
 
     @_rpc
     def GetReplay(

@@ -194,6 +194,8 @@ class RatingChange(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("match_id", "version_id", name="uq_rating_history_match_version"),
         Index("ix_rating_history_order", "tournament_id", "schedule_index"),
+        # A bot page's chart: one version's history, in order, without the tournament's.
+        Index("ix_rating_history_version_order", "tournament_id", "version_id", "schedule_index"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -203,6 +205,19 @@ class RatingChange(SQLModel, table=True):
     schedule_index: int
     elo_before: float
     elo_after: float
+
+
+class VersionTally(SQLModel, table=True):
+    """A version's running tallies over its done matches (``tallies.py``): counted in the
+    transaction that records each result, so they always agree with the results."""
+
+    __tablename__: ClassVar[str] = "version_tallies"
+
+    version_id: int = Field(foreign_key="bot_versions.id", primary_key=True)
+    # arena.ladder.statistics.Statistics.to_record() over its seat-games
+    statistics: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    # the opponent team's versions "b,d" -> [pairs, wins, draws, losses, for, against]
+    head_to_head: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
 
 
 class Blob(SQLModel, table=True):

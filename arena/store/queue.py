@@ -13,13 +13,14 @@ marks the match ``error``, never rated. Bot faults are results, recorded by ``fi
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func, insert, or_, update
+from sqlalchemy import Connection, case, func, insert, or_, update
 from sqlmodel import Session, col, select
 
+from . import tallies
 from .base import StoreBase
 from .errors import NotFound, StoreError
 from .models import Match, MatchStatus, Tournament, TournamentKind
@@ -157,8 +158,8 @@ class Queue(StoreBase):
         *,
         lease: int | None = None,
     ) -> bool:
-        """Record the result, once: False (and nothing changed) when this worker no longer
-        owns the match."""
+        """Record the result, once, and count it in its versions' tallies in the same
+        transaction: False (and nothing changed) when this worker no longer owns the match."""
         now = time.time() if now is None else now
         if result.winner not in (0, 1, None):
             raise StoreError(f"winner must be 0, 1 or None, got {result.winner}")
@@ -182,7 +183,10 @@ class Queue(StoreBase):
             "replay_path": result.replay_path,
             "logs_path": result.logs_path,
         }
-        return self._owned_update(match_id, worker_id, lease, values) is not None
+        counted = self._owned_update(
+            match_id, worker_id, lease, values, then=lambda s: tallies.add_result(s, match_id)
+        )
+        return counted is not None
 
     def fail(
         self,
@@ -303,15 +307,38 @@ class Queue(StoreBase):
         those of one status or with any of ``versions`` at a seat; and how many match in all."""
         query = select(Match).where(Match.tournament_id == tournament_id)
         if status is not None:
-            query = query.where(Match.status == status)
+            query = query.where(Match.status == status if versions is None else _status_is(status))
         if versions is not None:
             ids = list(versions)
             seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
             query = query.where(or_(*(col(seat).in_(ids) for seat in seats)))
         with self._session() as session:
-            total = session.exec(select(func.count()).select_from(query.subquery())).one()
+            if status is None and versions is None:
+                # Unfiltered: a tournament's indexes run 0, 1, ... (enqueue appends), so
+                # the count is the last index's successor: one index lookup, not a scan.
+                last = select(func.max(Match.schedule_index)).where(
+                    Match.tournament_id == tournament_id
+                )
+                found = session.exec(last).one()
+                total = 0 if found is None else found + 1
+            else:
+                total = session.exec(select(func.count()).select_from(query.subquery())).one()
             page = query.order_by(col(Match.schedule_index).desc()).offset(offset).limit(limit)
             return total, list(session.exec(page))
+
+    def recent_done(self, versions: Iterable[int], limit: int) -> list[Match]:
+        """The newest ``limit`` done matches with any of ``versions`` at a seat: tournament
+        by tournament, newest schedule index first."""
+        ids = list(versions)
+        seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
+        query = (
+            select(Match)
+            .where(_status_is(MatchStatus.DONE), or_(*(col(s).in_(ids) for s in seats)))
+            .order_by(col(Match.tournament_id), col(Match.schedule_index).desc())
+            .limit(limit)
+        )
+        with self._session() as session:
+            return list(session.exec(query))
 
     def done_after(self, tournament_id: int, schedule_index: int) -> int:
         """How many of the tournament's matches after ``schedule_index`` are done (an index
@@ -337,11 +364,17 @@ class Queue(StoreBase):
             return counts
 
     def _owned_update(
-        self, match_id: int, worker_id: str, lease: int | None, values: dict[str, Any]
+        self,
+        match_id: int,
+        worker_id: str,
+        lease: int | None,
+        values: dict[str, Any],
+        then: Callable[[Connection], None] | None = None,
     ) -> str | None:
         """Update the match only while ``worker_id`` (and ``lease``) runs it, in one statement
-        (a concurrent reap or finish happened either before it or after it); returns the new
-        status, or None when the match isn't this worker's."""
+        (a concurrent reap or finish happened either before it or after it), then ``then``
+        in the same transaction; returns the new status, or None when the match isn't this
+        worker's."""
         with self._session(write=True) as session:
             statement = update(Match).where(
                 col(Match.id) == match_id,
@@ -354,4 +387,13 @@ class Queue(StoreBase):
             status = session.connection().execute(statement).scalar_one_or_none()
             if status is None and session.get(Match, match_id) is None:
                 raise NotFound(f"unknown match {match_id}")
+            if status is not None and then is not None:
+                then(session.connection())
         return status
+
+
+def _status_is(status: MatchStatus) -> Any:
+    """``status = ?`` that no index answers: beside a filter on the seats, the planners
+    (SQLite's without statistics) would walk every match of that status by its index rather
+    than one bot's matches by the seats' indexes."""
+    return func.coalesce(col(Match.status), "") == status.value

@@ -3,7 +3,7 @@ appended in schedule order."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import delete, func, insert
@@ -123,3 +123,23 @@ class Ratings(StoreBase):
                 query = query.where(RatingChange.version_id == version_id)
             order = (col(RatingChange.schedule_index), col(RatingChange.id))
             return list(session.exec(query.order_by(*order)))
+
+    def rating_points(
+        self, tournament_id: int, versions: Iterable[int]
+    ) -> list[tuple[int, int, float]]:
+        """(version id, schedule index, Elo after) of ``versions``' history, in schedule
+        order: the columns a chart draws, without a row object each."""
+        query = (
+            select(
+                col(RatingChange.version_id),
+                col(RatingChange.schedule_index),
+                col(RatingChange.elo_after),
+            )
+            .where(
+                col(RatingChange.tournament_id) == tournament_id,
+                col(RatingChange.version_id).in_(list(versions)),
+            )
+            .order_by(col(RatingChange.schedule_index), col(RatingChange.id))
+        )
+        with self._session() as session:
+            return [(v, i, e) for v, i, e in session.exec(query)]

@@ -6,6 +6,7 @@ from .accounts import Accounts, Entry
 from .blobs import Blobs
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
+from .tallies import Tallies
 from .tokens import Tokens, token_hash
 from .workers import Workers
 
@@ -21,6 +22,7 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Tokens, Blobs, Queue, Ratings, Workers):
-    """Users and their tokens, bots, tournaments, stored files, the match queue, ratings and
-    workers; open it with ``arena.store.open_store``. Each method is one transaction."""
+class Store(Accounts, Tokens, Blobs, Queue, Ratings, Tallies, Workers):
+    """Users and their tokens, bots, tournaments, stored files, the match queue, ratings,
+    versions' tallies and workers; open it with ``arena.store.open_store``. Each method is
+    one transaction."""

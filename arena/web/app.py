@@ -43,6 +43,7 @@ def page_templates() -> Jinja2Templates:
     return Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
 
 
+JSON = "application/json"
 PageQuery = Annotated[int, Query(alias="page", ge=1, description="From 1.")]
 
 
@@ -128,7 +129,6 @@ def create_app(
         context = {
             "rows": rows,
             "axis": interval_axis([r.ci95 for r in rows]),
-            "owners": _owners(ladder),
             "tournament": tournament,
             "tournaments": [t.name for t in ladder.store.tournaments()],
             "retired": retired,
@@ -253,8 +253,9 @@ def create_app(
     # ------------------------------------------------------------------ JSON
 
     @app.get("/api/ladder")
-    def api_ladder(tournament: str = LADDER, retired: bool = False) -> list[dict[str, Any]]:
-        return [row.as_json() for row in standings(tournament, retired=retired)]
+    def api_ladder(tournament: str = LADDER, retired: bool = False) -> Response:
+        # Encoded once per standings (FastAPI's encoder walked every value of every row).
+        return Response(standings.json(tournament, retired=retired), media_type=JSON)
 
     @app.get("/api/bots/{name:path}")
     def api_bot(name: str) -> dict[str, Any]:
@@ -304,13 +305,3 @@ def _replay(ladder: LocalLadder, match_id: int, game: int) -> dict[str, Any]:
         ladder.store.match(match_id)  # an unknown match is said first
         raise NotFound(f"match {match_id} has games 1 and 2, not {game}")
     return ladder.replay(match_id, game).to_dict()
-
-
-def _owners(ladder: LocalLadder) -> dict[str, str]:
-    users: dict[int, str] = {}
-    owners = {}
-    for bot in ladder.store.bots():
-        if bot.owner_id not in users:
-            users[bot.owner_id] = ladder.store.user_by_id(bot.owner_id).name
-        owners[bot.name] = users[bot.owner_id]
-    return owners

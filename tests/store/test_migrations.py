@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import threading
+from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
+from arena.ladder.statistics import by_bot
 from arena.store import Store, open_store
 from arena.store.migrate import (
     HEAD,
@@ -30,6 +34,7 @@ TABLES = {
     "blobs",
     "workers",
     "tokens",
+    "version_tallies",
 }
 
 
@@ -98,3 +103,85 @@ def test_a_database_of_the_previous_schema_is_upgraded_without_loss(db_url: str)
         assert schema_diff(store.engine) == []
     finally:
         store.close()
+
+
+def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> None:
+    """A database at 0004 holding two done matches with their replays: the upgrade fills
+    each version's tallies, equal to the statistics recomputed from the replays by player
+    name, and head-to-head from the matches' points."""
+    golden = Path(__file__).parents[1] / "golden"
+    first = json.loads((golden / "plain_seed653_random.json").read_text())
+    second = json.loads((golden / "double_board_seed2_random.json").read_text())
+    labels = {1: "a v1", 2: "b v1", 3: "c v1"}
+    matches = [(1, (1, 2, 1, 2), (310, -40), 0), (2, (3, 1, 3, 1), (55, 55), None)]
+    engine = create_engine(db_url)
+    replays: dict[int, list[dict[str, Any]]] = {}
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "0004")
+            connection.execute(text("INSERT INTO users (name, created_at) VALUES ('u', 1.0)"))
+            for bot, name in enumerate("abc", start=1):
+                connection.execute(
+                    text("INSERT INTO bots (name, owner_id, created_at) VALUES (:n, 1, 1.0)"),
+                    {"n": name},
+                )
+                connection.execute(
+                    text(
+                        "INSERT INTO bot_versions (bot_id, number, content_hash, archive_path,"
+                        " status, created_at) VALUES (:b, 1, :h, 'code/x', 'active', 1.0)"
+                    ),
+                    {"b": bot, "h": f"{bot:064x}"},
+                )
+            connection.execute(
+                text(
+                    "INSERT INTO tournaments (name, kind, format, games_per_pairing, seed,"
+                    " limits, created_at) VALUES ('ladder', 'ladder', 'pairs', 1, 1, '{}', 1.0)"
+                )
+            )
+            for match_id, seats, points, winner in matches:
+                games = [named(first, seats, labels), named(second, rotated(seats), labels)]
+                replays[match_id] = games
+                key = f"blobs/{match_id}.json"
+                data = json.dumps({"games": games}).encode()
+                connection.execute(
+                    text("INSERT INTO blobs VALUES (:k, :s, :d, 1.0)"),
+                    {"k": key, "s": len(data), "d": data},
+                )
+                connection.execute(
+                    text(
+                        "INSERT INTO matches (tournament_id, schedule_index, seed, seat0, seat1,"
+                        " seat2, seat3, status, attempts, lease, points_team0, points_team1,"
+                        " winner, replay_path) VALUES (1, :i, 1, :s0, :s1, :s2, :s3, 'done', 0,"
+                        " 1, :p0, :p1, :w, :k)"
+                    ),
+                    {"i": match_id, "p0": points[0], "p1": points[1], "w": winner, "k": key}
+                    | {f"s{n}": v for n, v in enumerate(seats)},
+                )
+    finally:
+        engine.dispose()
+    store = open_store(db_url)
+    try:
+        stored = store.tallies([1, 2, 3])
+        recomputed = by_bot([g for games in replays.values() for g in games])
+        for version, label in labels.items():
+            assert stored[version].statistics.to_dict() == recomputed[label].to_dict(), label
+        assert dict(stored[1].head_to_head) == {
+            "2,2": (1, 1, 0, 0, 310, -40),
+            "3,3": (1, 0, 1, 0, 55, 55),
+        }
+        assert dict(stored[2].head_to_head) == {"1,1": (1, 0, 0, 1, -40, 310)}
+        assert dict(stored[3].head_to_head) == {"1,1": (1, 0, 1, 0, 55, 55)}
+        assert schema_diff(store.engine) == []
+    finally:
+        store.close()
+
+
+def named(replay: dict[str, Any], seats: tuple[int, ...], labels: dict[int, str]) -> dict[str, Any]:
+    """``replay`` with its players named by the labels of the versions at ``seats``."""
+    players = [{**p, "name": labels[seats[p["seat"]]]} for p in replay["players"]]
+    return {**replay, "players": players}
+
+
+def rotated(seats: tuple[int, ...]) -> tuple[int, ...]:
+    """The second game's seats: everyone one seat further clockwise (arena.play.rotated)."""
+    return (seats[3], seats[0], seats[1], seats[2])

@@ -314,20 +314,22 @@ class MatchRow(_message.Message):
     TEAM0_FIELD_NUMBER: _builtins.int
     TEAM1_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
-    POINTS_FIELD_NUMBER: _builtins.int
     WINNER_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     schedule_index: _builtins.int
     team0: _builtins.str
     team1: _builtins.str
     status: _builtins.str
-    points: _builtins.str
-    """"p0 - p1" once done"""
     winner: _builtins.str
     """"team 0", "team 1", "draw" once done"""
     note: _builtins.str
     """the forfeit or the last infrastructure error"""
+    @_builtins.property
+    def points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """team 0's and team 1's once done; empty before"""
+
     def __init__(
         self,
         *,
@@ -336,9 +338,9 @@ class MatchRow(_message.Message):
         team0: _builtins.str = ...,
         team1: _builtins.str = ...,
         status: _builtins.str = ...,
-        points: _builtins.str = ...,
         winner: _builtins.str = ...,
         note: _builtins.str = ...,
+        points: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
