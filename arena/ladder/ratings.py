@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -256,7 +257,17 @@ def _relative_variances(cov: Floats) -> Floats:
 # --- groups -----------------------------------------------------------------------------
 
 
-def groups(ranking: Sequence[Estimate], separated: float = SEPARATED) -> list[list[Entry]]:
+class Ranked(Protocol):
+    """An entry in a ranking, with its LOS over the next one down (``Estimate``, or a
+    rating model's ``Shown``)."""
+
+    @property
+    def entry(self) -> Entry: ...
+    @property
+    def los_next(self) -> float | None: ...
+
+
+def groups(ranking: Sequence[Ranked], separated: float = SEPARATED) -> list[list[Entry]]:
     """Runs of neighbours in the ranking that can't yet be told apart: a new group starts
     below an entry whose LOS over the next one reaches ``separated``."""
     out: list[list[Entry]] = []

@@ -179,7 +179,7 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
         if t.name == LADDER:
             for version_id, n in number.items():
                 history.extend(
-                    RatingPoint(n, change.schedule_index, change.elo_after)
+                    RatingPoint(n, change.schedule_index, change.value_after)
                     for change in store.rating_history(t.id, version_id)
                 )
             history.sort(key=lambda point: point.schedule_index)
