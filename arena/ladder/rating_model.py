@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .ratings import INITIAL, NATS, PRIOR_SD, Z95, _apply, _in_schedule_order, fit
+from .ratings import INITIAL, NATS, PRIOR_SD, Z95, elo_steps, fit, in_schedule_order
 from .results import Result, entry_key
 from .schedule import Entry
 
@@ -97,7 +97,7 @@ def steps(
     from ``start``; after each, yield its index and the new states of the entries that
     played, ordered by ``entry_key``."""
     states = dict(start or {})
-    for r in _in_schedule_order(results):
+    for r in in_schedule_order(results):
         after = model.update(states, r)
         states.update(after)
         yield r.index, {e: after[e] for e in sorted(after, key=entry_key)}
@@ -130,7 +130,9 @@ def ranked(shown: Iterable[Shown], los: Callable[[Entry, Entry], float]) -> Rank
     return Ranking(tuple(filled), los)
 
 
-def normal_los(mean: Mapping[Entry, float], sd: Mapping[Entry, float]) -> Callable[..., float]:
+def normal_los(
+    mean: Mapping[Entry, float], sd: Mapping[Entry, float]
+) -> Callable[[Entry, Entry], float]:
     """LOS of independent normal estimates: ``Phi((ma - mb) / sqrt(sa^2 + sb^2))``."""
 
     def los(a: Entry, b: Entry) -> float:
@@ -158,10 +160,10 @@ class SequentialElo:
         return State(INITIAL)
 
     def update(self, states: Mapping[Entry, State], result: Result) -> dict[Entry, State]:
-        (a, c), (b, d) = result.teams
-        elo = {e: states[e].value if e in states else INITIAL for e in (a, b, c, d)}
-        _apply(elo, result, 16.0, INITIAL)
-        return {e: State(v) for e, v in elo.items()}
+        playing = {e for team in result.teams for e in team}
+        start = {e: states[e].value for e in playing if e in states}
+        [(_, after)] = elo_steps([result], start=start)
+        return {e: State(v) for e, v in after.items()}
 
     def show(
         self,

@@ -5,6 +5,8 @@ sigma and mu - 3 sigma, in the table, in ``--json`` and through the gRPC message
 from __future__ import annotations
 
 import json
+import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -12,10 +14,13 @@ import pytest
 from arena.ladder import states_after
 from arena.ladder.ratings import Z95
 from arena.ladder.weng_lin import WengLin
+from arena.league.api import open_ladder
 from arena.league.rating import done_results
 from arena.league.standings import Standing
 from arena.service.convert import standing_message, standing_row
 from arena.store import RatingModelName
+from arena.web import bound_socket, create_app
+from arena.web.server import make_server, url_of
 from tests.author.test_ladder_view import header
 from tests.cli.runner import error_line
 
@@ -64,6 +69,31 @@ def test_a_mixed_tournament_rated_by_weng_lin(sqlite_arena: Arena, tmp_path: Pat
         assert row["rating"] == round(mu, 1)
         assert row["ci95"] == [round(mu - Z95 * sigma, 1), round(mu + Z95 * sigma, 1)]
     assert [row["mu"] for row in standings] == sorted((r["mu"] for r in standings), reverse=True)
+
+    # The web ladder heads the same figures and shows each row's.
+    page = web_page(arena, "/?tournament=cup")
+    assert "<th>\u03bc</th><th>\u03c3</th><th>\u03bc \u2212 3\u03c3</th>" in page  # mu, sigma
+    for row in standings:
+        figures = (row["mu"], row["sigma"], row["conservative"])
+        assert "".join(f"<td>{x:.1f}</td>" for x in figures) in page, row
+
+
+def web_page(arena: Arena, path: str) -> str:
+    """GET ``path`` from ``arena web``'s app over HTTP, served on a free port meanwhile."""
+    ladder = open_ladder(arena.url)
+    sock = bound_socket("127.0.0.1:0")
+    server = make_server(create_app(ladder, poll_seconds=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        with urllib.request.urlopen(url_of(sock) + path.lstrip("/"), timeout=30) as response:
+            assert response.status == 200
+            return str(response.read().decode())
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+        ladder.store.close()
 
 
 @pytest.mark.parametrize(
