@@ -8,8 +8,9 @@ interval, the model's own figures by name, and the likelihood of superiority of 
 over another.
 
 - :class:`SequentialElo`: Elo applied in schedule order, shown with an interval from its
-  Fisher information at the current ratings (each entry's alone: opponents' uncertainty
-  is ignored, so the interval is narrow; ``bench/ratings.py`` measures by how much).
+  Fisher information at the current ratings (each entry's alone, and blind to the K-step
+  noise of a sequential rating: too narrow once results pile up; ``bench/ratings.py``
+  measures by how much).
 - :class:`EloFit` (``elo``, the ladder's default): the maximum-likelihood fit shown, and the
   sequential Elo kept in schedule order beside it (the history a bot's page charts).
 - :class:`WengLin` (``openskill``, in ``weng_lin.py``): Bayesian, a mean and a deviation per

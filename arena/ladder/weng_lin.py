@@ -6,8 +6,8 @@ share of the team's uncertainty, so partners are told apart over their different
 In ``pairs`` a team is one entry twice: it is rated as a team of one.
 
 The model's dynamics ``tau`` is 0: a version's code never changes, so its strength does
-not drift between pairs (openskill's default adds ``mu / 300`` of deviation per result, for
-people who improve). Shown: the mean with ``mean +- 1.96 sigma``, and the conservative
+not drift between pairs (openskill's default, ``25 / 300``, widens every sigma before each
+result, for players who improve). Shown: the mean with ``mean +- 1.96 sigma``, and the conservative
 ``mu - 3 sigma`` (openskill's ordinal).
 """
 
