@@ -15,6 +15,14 @@ shared machine the gap is others' load). Then it checks the fit against the trut
 Spearman's rank correlation, and how many true strengths fall in their 95% interval.
 Exit status 1 if a target is missed.
 
+Then the rating models through their one interface (``arena.ladder.rating_model``): for
+the pairs and the mixed formats, ``--model-entries`` entries (20 and 12) over ``--seeds``
+seeded runs, each model's Spearman correlation with the true strengths and the share of
+true strengths inside their 95% interval, after 50, 200 and 1,000 results per entry. The
+truth is put on each model's scale (Elo; Weng-Lin's mu, whose teams add their partners
+where Elo averages them, at the logistic scale ``sqrt(2) beta`` of certain ratings) and
+centred on the model's own pool mean: a rating says where an entry is among the others.
+
 Run from the repository root: ``python bench/ratings.py [--entries 200] [--results 100000]``.
 """
 
@@ -30,8 +38,24 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from arena.ladder import Entry, Fit, Match, Result, elo, fit, match_count, round_robin
+from arena.ladder import (
+    EloFit,
+    Entry,
+    Fit,
+    Format,
+    Match,
+    RatingModel,
+    Result,
+    SequentialElo,
+    elo,
+    fit,
+    match_count,
+    round_robin,
+    states_after,
+)
+from arena.ladder.ratings import NATS
 from arena.ladder.schedule import MIXED_MAX_ENTRIES
+from arena.ladder.weng_lin import MU, WengLin
 
 TARGET = 2.0  # seconds, each of schedule and ratings
 SPREAD = 200.0  # sd of the true strengths, Elo
@@ -67,6 +91,77 @@ def simulate(matches: Sequence[Match], truth: dict[Entry, float], seed: int) -> 
     return out
 
 
+def simulate_teams(matches: Sequence[Match], truth: dict[Entry, float], seed: int) -> list[Result]:
+    """As ``simulate``, a team's strength its partners' mean (``mixed``; in ``pairs`` one
+    entry twice)."""
+    rng = random.Random(seed)
+    out = []
+    for m in matches:
+        (a, c), (b, d) = m.teams
+        mu = (truth[a] + truth[c] - truth[b] - truth[d]) / 2 * math.log(10) / 400 * POINTS
+        u = rng.random() or 0.5
+        diff = round(mu + POINTS * math.log(u / (1 - u)))
+        base = rng.randrange(100, 400)
+        out.append(Result.of(m, (base + max(diff, 0), base + max(-diff, 0))))
+    return out
+
+
+CHECKPOINTS = (50, 200, 1000)  # results per entry
+MODEL_ENTRIES: dict[Format, int] = {"pairs": 20, "mixed": 12}
+
+
+def on_scale(model: RatingModel, fmt: Format, elo_above_mean: float) -> float:
+    """A true strength (Elo above the pool's mean) in the model's units, above its mean."""
+    if isinstance(model, WengLin):
+        beta = MU / 6  # openskill's default
+        partners = 1 if fmt == "pairs" else 2  # Weng-Lin's team is its partners' sum
+        return elo_above_mean * NATS * math.sqrt(2) * beta / partners
+    return elo_above_mean
+
+
+def model_accuracy(seeds: int, entries_of: dict[Format, int]) -> None:
+    """Spearman and 95% coverage per model, format and checkpoint, over ``seeds`` runs."""
+    models: list[RatingModel] = [SequentialElo(), EloFit(), WengLin()]
+    print(
+        f"models    Spearman vs truth / truth inside its 95% interval, mean of {seeds} runs"
+        f" (sd of truth {SPREAD:.0f} Elo)"
+    )
+    print(
+        f"          {'format':7} {'model':15} " + "".join(f"{k:>6}/entry   " for k in CHECKPOINTS)
+    )
+    for fmt, n in entries_of.items():
+        per_result = 2 if fmt == "pairs" else 4  # entries a result rates
+        figures: dict[str, list[list[tuple[float, float]]]] = {m.name: [] for m in models}
+        for seed in range(seeds):
+            rng = random.Random(1000 + seed)
+            entries: list[Entry] = list(range(n))
+            truth = {e: rng.gauss(0.0, SPREAD) for e in entries}
+            mean = statistics.fmean(truth.values())
+            needed = math.ceil(max(CHECKPOINTS) * n / per_result)
+            per_pairing = 1
+            while len(schedule := round_robin(entries, fmt, per_pairing, seed)) < needed:
+                per_pairing += 1
+            results = simulate_teams(schedule[:needed], truth, seed + 1)
+            for model in models:
+                row = []
+                for k in CHECKPOINTS:
+                    seen = results[: math.ceil(k * n / per_result)]
+                    shown = model.show(seen, entries, states_after(model, seen, entries))
+                    centre = statistics.fmean(shown[e].rating for e in entries)
+                    true = {e: centre + on_scale(model, fmt, truth[e] - mean) for e in entries}
+                    rho = spearman([truth[e] for e in entries], [shown[e].rating for e in entries])
+                    inside = sum(shown[e].low <= true[e] <= shown[e].high for e in entries) / n
+                    row.append((rho, inside))
+                figures[model.name].append(row)
+        for name, runs in figures.items():
+            means = [
+                (statistics.fmean(r[i][0] for r in runs), statistics.fmean(r[i][1] for r in runs))
+                for i in range(len(CHECKPOINTS))
+            ]
+            cells = "".join(f"{rho:>7.3f} {inside:>4.0%}   " for rho, inside in means)
+            print(f"          {fmt:7} {name:15} {cells}")
+
+
 def ranks(values: Sequence[float]) -> list[float]:
     order = sorted(range(len(values)), key=lambda i: values[i])
     r = [0.0] * len(values)
@@ -97,7 +192,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3, help="timings per figure (median)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", type=int, default=5, help="runs per model figure (mean)")
+    parser.add_argument(
+        "--models-only", action="store_true", help="only the rating models' accuracy"
+    )
     args = parser.parse_args(argv)
+    if args.models_only:
+        model_accuracy(args.seeds, MODEL_ENTRIES)
+        return 0
 
     rng = random.Random(args.seed)
     entries: list[Entry] = list(range(args.entries))
@@ -147,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"          truth inside its 95% interval: {inside}/{len(entries)}, width {width:.1f} Elo"
     )
+    model_accuracy(args.seeds, MODEL_ENTRIES)
     ok = t_sched < TARGET and t_rate < TARGET
     load = os.getloadavg()[0]
     print(f"machine   {os.cpu_count()} cores, load average {load:.1f} (others' work slows these)")

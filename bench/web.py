@@ -106,7 +106,8 @@ def build(store: Store, bots: int, results: int, replay: dict[str, Any]) -> str:
             history.append(
                 {
                     "tournament_id": t.id, "match_id": index + 1, "version_id": vid,
-                    "schedule_index": index, "elo_before": elo[vid], "elo_after": elo[vid] + delta,
+                    "schedule_index": index,
+                    "value_before": elo[vid], "value_after": elo[vid] + delta,
                 }
             )  # fmt: skip
             elo[vid] += delta

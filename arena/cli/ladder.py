@@ -26,12 +26,12 @@ from rich.table import Table
 from arena.bot_specs import SAMPLE_BOTS, sample_bot
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
-from arena.ladder import FORMATS, ScheduleError
+from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
 from arena.league.api import Ladder, LocalLadder, MatchRow, NoResult
 from arena.league.compare import resolve_version
 from arena.league.files import DataDir, export_archive
-from arena.league.standings import Standing
+from arena.league.standings import ALL_ONLY, DETAIL_LABELS, Standing
 from arena.league.submit import LADDER, submit
 from arena.league.worker import Worker, WorkerConfig
 from arena.logs import setup_logging
@@ -42,6 +42,7 @@ from arena.service.tls import ClientTls
 from arena.store import (
     Match,
     MatchStatus,
+    RatingModelName,
     Store,
     StoreError,
     Tournament,
@@ -283,24 +284,33 @@ def ladder_command(
 def print_standings(
     rows: list[Standing], *, show_all: bool = False, hide_retired: bool = False
 ) -> None:
-    """One rating column (the fit and its 95% interval); with ``show_all`` the status and
-    the sequential Elo beside it. ``hide_retired``: the ladder's default, its live entries."""
+    """One rating column (the model's, with its 95% interval) and the model's figures
+    (Weng-Lin's mu, sigma and mu - 3 sigma); with ``show_all`` the status and the sequential
+    Elo beside it. ``hide_retired``: the ladder's default, its live entries."""
     shown = [row for row in rows if not (hide_retired and row.status == "retired")]
     hidden = len(rows) - len(shown)
+    openskill = bool(rows) and rows[0].rating_model == "openskill"
     caption = (
-        "rating: maximum likelihood over all results, with its 95% interval. "
-        "A group: entries not yet told apart (LOS < 95%). W/D/L: duplicate pairs."
-    )
-    if show_all:
+        "rating: Weng-Lin's mu (openskill), with its 95% interval; mu-3sigma: conservative. "
+        if openskill
+        else "rating: maximum likelihood over all results, with its 95% interval. "
+    ) + "A group: entries not yet told apart (LOS < 95%). W/D/L: duplicate pairs."
+    if show_all and not openskill:
         caption += " Elo: sequential, in schedule order."
     if hidden:
         caption += f" {hidden} retired version{'s' * (hidden > 1)} hidden (--all shows them)."
+    keys = [k for k in rows[0].details if k in DETAIL_LABELS] if rows else []
+    keys = [k for k in keys if show_all or k not in ALL_ONLY]
+    digits = 1 if openskill else 0
     columns = ["rank", "group", "bot", "version", "owner", "rating (95%)"]
-    columns += ["status", "Elo"] if show_all else []
+    columns += ["status"] if show_all else []
+    columns += [DETAIL_LABELS[k] for k in keys]
     table = Table(*columns, "pairs", "W/D/L", "mean diff", caption=caption)
     for row in shown:
-        rating = f"{row.fit_elo:.0f} ({row.ci95[0]:.0f}..{row.ci95[1]:.0f})"
-        extra = [row.status, f"{row.elo:.0f}"] if show_all else []
+        low, high = row.ci95
+        rating = f"{row.rating:.{digits}f} ({low:.{digits}f}..{high:.{digits}f})"
+        extra = [row.status] if show_all else []
+        extra += [f"{row.details[k]:.{digits}f}" for k in keys]
         table.add_row(*cells(
             str(row.rank), str(row.group), row.bot, str(row.version), row.owner, rating, *extra,
             str(row.pairs), f"{row.wins}/{row.draws}/{row.losses}", f"{row.mean_diff:+.1f}",
@@ -556,13 +566,20 @@ def tournament_create(
     format: Annotated[str, typer.Option(help="pairs or mixed.")] = "pairs",
     games_per_pairing: Annotated[int, typer.Option(help="Duplicate pairs per pairing.")] = 1,
     seed: Annotated[int, typer.Option(help="Seeds every match's deals.")] = 0,
+    rating: Annotated[
+        str, typer.Option(help="elo (the fit, beside sequential Elo) or openskill (Weng-Lin).")
+    ] = "elo",
 ) -> None:
     """Schedule a round-robin among the named bots' active versions."""
     if format not in FORMATS:
         fail(f"unknown format {format!r}: {' or '.join(FORMATS)}")
+    if rating not in RATING_MODELS:
+        fail(f"unknown rating model {rating!r}: {' or '.join(RATING_MODELS)}")
     names = [b.strip() for b in bots.split(",") if b.strip()]
     with local_ladder() as ladder:
-        _, count = ladder.create_tournament(name, names, format, games_per_pairing, seed)
+        _, count = ladder.create_tournament(
+            name, names, format, games_per_pairing, seed, RatingModelName(rating)
+        )
     out.print(f"tournament {name}: {count} matches scheduled", markup=False)
 
 

@@ -4,6 +4,17 @@ No database and no I/O here: ``arena.store`` keeps schedules and results, and ca
 """
 
 from .pairs import Pair, PairGame
+from .rating_choice import RATING_MODELS, model_named
+from .rating_model import (
+    EloFit,
+    Ranking,
+    RatingModel,
+    SequentialElo,
+    Shown,
+    State,
+    states_after,
+    steps,
+)
 from .ratings import Estimate, Fit, elo, elo_steps, fit, groups
 from .results import Record, Result, entry_key, records
 from .schedule import (
@@ -24,6 +35,8 @@ from .schedule import (
 __all__ = [
     "FORMATS",
     "MIXED_MAX_ENTRIES",
+    "RATING_MODELS",
+    "EloFit",
     "Entry",
     "Estimate",
     "Fit",
@@ -31,10 +44,15 @@ __all__ = [
     "Match",
     "Pair",
     "PairGame",
+    "Ranking",
+    "RatingModel",
     "Record",
     "Result",
     "ScheduleError",
     "Seating",
+    "SequentialElo",
+    "Shown",
+    "State",
     "Team",
     "elo",
     "elo_steps",
@@ -44,6 +62,10 @@ __all__ = [
     "grow",
     "match_count",
     "match_seed",
+    "model_named",
+    "pair_score",
     "records",
     "round_robin",
+    "states_after",
+    "steps",
 ]

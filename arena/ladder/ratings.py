@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -57,7 +58,7 @@ def elo_steps(
     """Apply results in schedule order (sorted by index here, whatever order they came in);
     after each, yield its index and the new ratings of the entries that played."""
     ratings: dict[Entry, float] = dict(start or {})
-    for r in _in_schedule_order(results):
+    for r in in_schedule_order(results):
         _apply(ratings, r, k, initial)
         (a, c), (b, d) = r.teams
         yield r.index, {e: ratings[e] for e in sorted({a, b, c, d}, key=entry_key)}
@@ -72,12 +73,12 @@ def elo(
     """Every entry's Elo after all results in schedule order, ordered by ``entry_key``;
     ``entries`` adds those without results (at ``initial``)."""
     ratings = dict.fromkeys(entries, initial)
-    for r in _in_schedule_order(results):
+    for r in in_schedule_order(results):
         _apply(ratings, r, k, initial)
     return {e: ratings[e] for e in sorted(ratings, key=entry_key)}
 
 
-def _in_schedule_order(results: Iterable[Result]) -> list[Result]:
+def in_schedule_order(results: Iterable[Result]) -> list[Result]:
     ordered = sorted(results, key=attrgetter("index"))
     for before, after in itertools.pairwise(ordered):
         if before.index == after.index:
@@ -256,7 +257,17 @@ def _relative_variances(cov: Floats) -> Floats:
 # --- groups -----------------------------------------------------------------------------
 
 
-def groups(ranking: Sequence[Estimate], separated: float = SEPARATED) -> list[list[Entry]]:
+class Ranked(Protocol):
+    """An entry in a ranking, with its LOS over the next one down (``Estimate``, or a
+    rating model's ``Shown``)."""
+
+    @property
+    def entry(self) -> Entry: ...
+    @property
+    def los_next(self) -> float | None: ...
+
+
+def groups(ranking: Sequence[Ranked], separated: float = SEPARATED) -> list[list[Entry]]:
     """Runs of neighbours in the ranking that can't yet be told apart: a new group starts
     below an entry whose LOS over the next one reaches ``separated``."""
     out: list[list[Entry]] = []

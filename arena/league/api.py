@@ -22,6 +22,7 @@ from arena.store import (
     Forbidden,
     Match,
     MatchStatus,
+    RatingModelName,
     Store,
     Tournament,
     User,
@@ -267,10 +268,17 @@ class LocalLadder:
         return find_tournament(self.store, name)
 
     def create_tournament(
-        self, name: str, bots: Sequence[str], format: Format, games_per_pairing: int, seed: int
+        self,
+        name: str,
+        bots: Sequence[str],
+        format: Format,
+        games_per_pairing: int,
+        seed: int,
+        rating: RatingModelName = RatingModelName.ELO,
     ) -> tuple[Tournament, int]:
-        """A round-robin of the bots' active versions, queued; and how many matches."""
-        return create_tournament(self.store, name, bots, format, games_per_pairing, seed)
+        """A round-robin of the bots' active versions, queued, rated by ``rating``; and how
+        many matches."""
+        return create_tournament(self.store, name, bots, format, games_per_pairing, seed, rating)
 
     def unfinished(self, tournament: Tournament | None = None) -> int:
         """Matches queued or running in ``tournament`` (None: in all)."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arena.ladder import Entry, Result, elo_steps
+from arena.ladder import Entry, Result, State, model_named, steps
 from arena.ladder.pairs import score_of_winner
-from arena.store import Match, MatchStatus, RatingStep, Store, StoreError
+from arena.store import Match, MatchStatus, Rating, RatingStep, Store, StoreError
 
 NEVER_RATED = (MatchStatus.ERROR, MatchStatus.CANCELLED)
 
@@ -39,28 +39,45 @@ def ready_to_rate(matches: list[Match], rated_through: int) -> list[Match]:
 
 
 def update_ratings(store: Store, tournament_id: int) -> int:
-    """Apply what has become ratable; returns how many matches were applied. Safe to call
-    from several workers at once: a loser of the race recomputes from the winner's state."""
+    """Apply what has become ratable, by the tournament's rating model; returns how many
+    matches were applied. Safe to call from several workers at once: a loser of the race
+    recomputes from the winner's state."""
+    model = model_named(store.tournament_by_id(tournament_id).rating_model)
     for _ in range(20):
         ready = ready_to_rate(store.matches(tournament_id), store.rated_through(tournament_id))
         if not ready:
             return 0
-        current: dict[Entry, float] = {r.version_id: r.elo for r in store.ratings(tournament_id)}
-        steps = []
+        current = current_states(store.ratings(tournament_id))
+        changes = []
         by_index = {m.schedule_index: m for m in ready}
-        for index, after in elo_steps(map(result_of, ready), start=current):
+        for index, after in steps(model, map(result_of, ready), start=current):
             match = by_index[index]
-            for version, elo in after.items():
+            for version, state in after.items():
                 assert isinstance(version, int)
-                before = current.get(version, 1500.0)
-                steps.append(RatingStep(_id(match), index, version, before, elo))
-                current[version] = elo
+                before = current.get(version, model.initial())
+                changes.append(
+                    RatingStep(
+                        _id(match),
+                        index,
+                        version,
+                        before.value,
+                        state.value,
+                        before.deviation,
+                        state.deviation,
+                    )
+                )
+                current[version] = state
         try:
-            store.append_ratings(tournament_id, steps)
+            store.append_ratings(tournament_id, changes)
         except StoreError:
             continue  # another worker applied some of these first
         return len(ready)
     raise StoreError(f"tournament {tournament_id}: ratings kept changing under this worker")
+
+
+def current_states(ratings: Iterable[Rating]) -> dict[Entry, State]:
+    """The stored ratings as the model's states."""
+    return {r.version_id: State(r.value, r.deviation) for r in ratings}
 
 
 def _id(match: Match) -> int:

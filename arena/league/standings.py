@@ -1,15 +1,20 @@
-"""The ladder as users read it: Elo in schedule order, beside a batch maximum-likelihood fit
-that gives each entry a 95% interval and tells which neighbours can't yet be told apart."""
+"""The ladder as users read it, in its tournament's rating model: each entry's displayed
+rating with its 95% interval, the model's own figures (the Elo model's sequential Elo and
+fit; Weng-Lin's mu, sigma and mu - 3 sigma), and which neighbours can't yet be told apart."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from arena.ladder import Record, fit, groups, records
+from arena.ladder import Record, groups, model_named, records
 from arena.store import Store, Tournament, TournamentKind
 
-from .rating import done_results
+from .rating import current_states, done_results
+
+# The models' figures as the table heads them; the Elo model's fit is its rating column.
+DETAIL_LABELS = {"elo": "Elo", "mu": "mu", "sigma": "sigma", "conservative": "mu-3sigma"}
+ALL_ONLY = {"elo"}  # shown with --all only (the sequential Elo, beside the fit)
 
 
 @dataclass(frozen=True)
@@ -19,9 +24,8 @@ class Standing:
     bot: str
     version: int
     version_id: int
-    elo: float  # sequential Elo, applied in schedule order
-    fit_elo: float  # the batch fit's estimate
-    ci95: tuple[float, float]  # the fit's 95% interval
+    rating: float  # the model's displayed rating: the Elo fit, or Weng-Lin's mu
+    ci95: tuple[float, float]  # its 95% interval
     games: int  # games played: two per duplicate pair
     wins: int  # duplicate pairs won, drawn, lost
     draws: int
@@ -29,6 +33,8 @@ class Standing:
     mean_diff: float  # mean score difference per duplicate pair
     owner: str  # the user who submitted the bot
     status: str  # the version's: "active", or "retired" once a newer one replaced it
+    rating_model: str = "elo"  # the tournament's
+    details: dict[str, float] = field(default_factory=dict)  # the model's figures, by name
 
     @property
     def pairs(self) -> int:
@@ -36,10 +42,14 @@ class Standing:
         return self.games // 2
 
     def as_json(self) -> dict[str, Any]:
+        """The fields, the model's figures among them by name (``elo`` and ``fit_elo``, or
+        ``mu``, ``sigma`` and ``conservative``)."""
         row = asdict(self)
+        del row["details"]
+        row |= {key: round(value, 1) for key, value in self.details.items()}
         row["pairs"] = self.pairs
         row["ci95"] = [round(x, 1) for x in self.ci95]
-        for key in ("elo", "fit_elo", "mean_diff"):
+        for key in ("rating", "mean_diff"):
             row[key] = round(row[key], 1)
         return row
 
@@ -51,8 +61,8 @@ def standings(store: Store, tournament: Tournament) -> list[Standing]:
     entries: set[int] = {v for m in matches for v in m.seats}
     if tournament.kind == TournamentKind.LADDER:
         entries |= {e.version.id for e in store.active_entries() if e.version.id is not None}
-    sequential = {r.version_id: r.elo for r in store.ratings(tournament.id)}
-    estimates = fit(results, entries)
+    model = model_named(tournament.rating_model)
+    estimates = model.show(results, entries, current_states(store.ratings(tournament.id)))
     record = records(results, entries)
     group_of = {e: g for g, members in enumerate(groups(estimates.ranking), 1) for e in members}
     rows = []
@@ -71,8 +81,7 @@ def standings(store: Store, tournament: Tournament) -> list[Standing]:
                 bot.name,
                 version.number,
                 est.entry,
-                sequential.get(est.entry, 1500.0),
-                est.elo,
+                est.rating,
                 (est.low, est.high),
                 r.games,
                 r.wins,
@@ -81,6 +90,8 @@ def standings(store: Store, tournament: Tournament) -> list[Standing]:
                 r.mean_diff,
                 owners[bot.owner_id],
                 version.status,
+                model.name,
+                est.details,
             )
         )
     return rows

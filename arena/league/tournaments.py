@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.ladder import Format, round_robin
-from arena.store import MatchSpec, MatchStatus, NotFound, Store, Tournament, TournamentFormat
+from arena.store import (
+    MatchSpec,
+    MatchStatus,
+    NotFound,
+    RatingModelName,
+    Store,
+    Tournament,
+    TournamentFormat,
+)
 
 from .submit import LADDER
 
@@ -30,6 +38,7 @@ def create_tournament(
     format: Format = "pairs",
     games_per_pairing: int = 1,
     seed: int = 0,
+    rating: RatingModelName = RatingModelName.ELO,
 ) -> tuple[Tournament, int]:
     """A round-robin among the named bots' active versions, every match queued; with how
     many. NotFound names the bots without an active version; ScheduleError a bad schedule,
@@ -41,7 +50,11 @@ def create_tournament(
     entries: list[int | str] = [v for b in bots if (v := active[b]) is not None]
     schedule = round_robin(entries, format, games_per_pairing, seed)
     tournament = store.create_tournament(
-        name, seed=seed, format=TournamentFormat(format), games_per_pairing=games_per_pairing
+        name,
+        seed=seed,
+        format=TournamentFormat(format),
+        games_per_pairing=games_per_pairing,
+        rating_model=rating,
     )
     assert tournament.id is not None
     specs = [MatchSpec(m.seed, _version_ids(m.teams)) for m in schedule]

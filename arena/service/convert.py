@@ -31,8 +31,7 @@ def standing_message(row: Standing) -> pb.Standing:
         bot=row.bot,
         version=row.version,
         version_id=row.version_id,
-        elo=row.elo,
-        fit_elo=row.fit_elo,
+        rating=row.rating,
         ci95_low=row.ci95[0],
         ci95_high=row.ci95[1],
         games=row.games,
@@ -42,14 +41,16 @@ def standing_message(row: Standing) -> pb.Standing:
         mean_diff=row.mean_diff,
         owner=row.owner,
         status=row.status,
+        rating_model=row.rating_model,
+        details=[pb.RatingDetail(name=k, value=v) for k, v in row.details.items()],
     )
 
 
 def standing_row(m: pb.Standing) -> Standing:
     return Standing(
-        m.rank, m.group, m.bot, m.version, m.version_id, m.elo, m.fit_elo,
+        m.rank, m.group, m.bot, m.version, m.version_id, m.rating,
         (m.ci95_low, m.ci95_high), m.games, m.wins, m.draws, m.losses, m.mean_diff,
-        m.owner, m.status,
+        m.owner, m.status, m.rating_model, {d.name: d.value for d in m.details},
     )  # fmt: skip
 
 

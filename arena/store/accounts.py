@@ -15,6 +15,7 @@ from .errors import NameTaken, NotFound, StoreError
 from .models import (
     Bot,
     BotVersion,
+    RatingModelName,
     Tournament,
     TournamentFormat,
     TournamentKind,
@@ -198,10 +199,12 @@ class Accounts(StoreBase):
         format: TournamentFormat = TournamentFormat.PAIRS,
         games_per_pairing: int = 1,
         limits: Mapping[str, Any] | None = None,
+        rating_model: RatingModelName = RatingModelName.ELO,
     ) -> Tournament:
         _check_name("tournament", name)
         TournamentKind(kind)
         TournamentFormat(format)
+        RatingModelName(rating_model)
         if games_per_pairing < 1:
             raise StoreError(f"games per pairing must be >= 1, got {games_per_pairing}")
 
@@ -213,6 +216,7 @@ class Accounts(StoreBase):
                 kind=kind,
                 format=format,
                 games_per_pairing=games_per_pairing,
+                rating_model=rating_model,
                 seed=seed,
                 limits=dict(limits or {}),
                 created_at=time.time(),

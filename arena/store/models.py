@@ -44,6 +44,14 @@ class TournamentKind(StrEnum):
     COMPARE = "compare"  # arena compare A B: pairs queued until an SPRT decides; first served
 
 
+class RatingModelName(StrEnum):
+    """How a tournament rates (``arena.ladder.model_named``); the stored columns are the
+    same for every model."""
+
+    ELO = "elo"  # sequential Elo kept, the maximum-likelihood fit shown
+    OPENSKILL = "openskill"  # Weng-Lin: a mean and a deviation per entry
+
+
 class TournamentFormat(StrEnum):
     PAIRS = "pairs"  # each partnership is two copies of one entry
     MIXED = "mixed"  # four different entries at a table
@@ -118,6 +126,9 @@ class Tournament(SQLModel, table=True):
     kind: str = Field(default=TournamentKind.TOURNAMENT, max_length=16)
     format: str = Field(default=TournamentFormat.PAIRS, max_length=16)
     games_per_pairing: int = 1  # duplicate pairs per pairing
+    rating_model: str = Field(
+        default=RatingModelName.ELO, max_length=16, sa_column_kwargs={"server_default": "elo"}
+    )
     seed: int = Field(sa_type=BigInteger)
     limits: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: float
@@ -176,13 +187,15 @@ class Match(SQLModel, table=True):
 
 
 class Rating(SQLModel, table=True):
-    """The current rating of a version in a tournament (or ladder)."""
+    """The current rating of a version in a tournament (or ladder), in its tournament's
+    rating model: ``value`` is Elo or Weng-Lin's mean, ``deviation`` Weng-Lin's sigma."""
 
     __tablename__: ClassVar[str] = "ratings"
 
     tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
     version_id: int = Field(foreign_key="bot_versions.id", primary_key=True)
-    elo: float
+    value: float
+    deviation: float | None = None  # None for a model without one (Elo)
     games: int = 0  # duplicate pairs rated
     through_index: int = -1  # the last schedule index applied
 
@@ -203,8 +216,10 @@ class RatingChange(SQLModel, table=True):
     match_id: int = Field(foreign_key="matches.id")
     version_id: int = Field(foreign_key="bot_versions.id", index=True)
     schedule_index: int
-    elo_before: float
-    elo_after: float
+    value_before: float
+    value_after: float
+    deviation_before: float | None = None
+    deviation_after: float | None = None
 
 
 class VersionTally(SQLModel, table=True):

@@ -16,13 +16,16 @@ from .models import Rating, RatingChange
 
 @dataclass(frozen=True)
 class RatingStep:
-    """One version's rating change from one match."""
+    """One version's rating change from one match, in its tournament's model: a value (Elo,
+    or Weng-Lin's mean) and a deviation where the model keeps one."""
 
     match_id: int
     schedule_index: int
     version_id: int
-    elo_before: float
-    elo_after: float
+    value_before: float
+    value_after: float
+    deviation_before: float | None = None
+    deviation_after: float | None = None
 
 
 class Ratings(StoreBase):
@@ -38,7 +41,7 @@ class Ratings(StoreBase):
 
     def append_ratings(self, tournament_id: int, steps: Sequence[RatingStep]) -> None:
         """Append ``steps`` (in schedule order, after everything already rated) to the history
-        and move the current ratings to their last ``elo_after``; all or nothing."""
+        and move the current ratings to their last ``value_after``; all or nothing."""
         if not steps:
             return
         indexes = [step.schedule_index for step in steps]
@@ -63,8 +66,10 @@ class Ratings(StoreBase):
                         "match_id": step.match_id,
                         "version_id": step.version_id,
                         "schedule_index": step.schedule_index,
-                        "elo_before": step.elo_before,
-                        "elo_after": step.elo_after,
+                        "value_before": step.value_before,
+                        "value_after": step.value_after,
+                        "deviation_before": step.deviation_before,
+                        "deviation_after": step.deviation_after,
                     }
                     for step in steps
                 ],
@@ -85,9 +90,10 @@ class Ratings(StoreBase):
             }
             for version_id, step in latest.items():
                 rating = current.get(version_id) or Rating(
-                    tournament_id=tournament_id, version_id=version_id, elo=step.elo_before
+                    tournament_id=tournament_id, version_id=version_id, value=step.value_before
                 )
-                rating.elo = step.elo_after
+                rating.value = step.value_after
+                rating.deviation = step.deviation_after
                 rating.games += games[version_id]
                 rating.through_index = step.schedule_index
                 session.add(rating)
@@ -110,7 +116,7 @@ class Ratings(StoreBase):
             query = (
                 select(Rating)
                 .where(Rating.tournament_id == tournament_id)
-                .order_by(col(Rating.elo).desc(), col(Rating.version_id))
+                .order_by(col(Rating.value).desc(), col(Rating.version_id))
             )
             return list(session.exec(query))
 
@@ -127,13 +133,13 @@ class Ratings(StoreBase):
     def rating_points(
         self, tournament_id: int, versions: Iterable[int]
     ) -> list[tuple[int, int, float]]:
-        """(version id, schedule index, Elo after) of ``versions``' history, in schedule
+        """(version id, schedule index, rating after) of ``versions``' history, in schedule
         order: the columns a chart draws, without a row object each."""
         query = (
             select(
                 col(RatingChange.version_id),
                 col(RatingChange.schedule_index),
-                col(RatingChange.elo_after),
+                col(RatingChange.value_after),
             )
             .where(
                 col(RatingChange.tournament_id) == tournament_id,

@@ -59,7 +59,7 @@ def test_the_ladder_shows_one_rating_the_owner_and_pairs_and_hides_retired(
     standings = json.loads(arena.ok("ladder", "--json").stdout)
     assert len(standings) == 3  # every version, retired included
     for row in standings:
-        assert set(row) == OLD_KEYS | {"owner", "status", "pairs"}, row
+        assert set(row) == OLD_KEYS | {"owner", "status", "pairs", "rating_model", "rating"}, row
         assert row["games"] == 2 * row["pairs"]
     by_label = {(r["bot"], r["version"]): r for r in standings}
     assert by_label["alpha", 1]["status"] == "retired"

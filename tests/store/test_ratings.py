@@ -25,11 +25,11 @@ def test_ratings_are_appended_in_schedule_order(store: Store) -> None:
         ],
     )
     assert store.rated_through(tournament.id) == 1
-    assert [(r.version_id, r.elo, r.games) for r in store.ratings(tournament.id)] == [
+    assert [(r.version_id, r.value, r.games) for r in store.ratings(tournament.id)] == [
         (a, 1505.0, 2),
         (b, 1495.0, 2),
     ]
-    assert [h.elo_after for h in store.rating_history(tournament.id, a)] == [1510.0, 1505.0]
+    assert [h.value_after for h in store.rating_history(tournament.id, a)] == [1510.0, 1505.0]
     with pytest.raises(StoreError, match="already applied through schedule index 1"):
         store.append_ratings(tournament.id, [RatingStep(first.id, 0, a, 1.0, 2.0)])
     store.reset_ratings(tournament.id)

@@ -204,8 +204,7 @@ class Standing(_message.Message):
     BOT_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     VERSION_ID_FIELD_NUMBER: _builtins.int
-    ELO_FIELD_NUMBER: _builtins.int
-    FIT_ELO_FIELD_NUMBER: _builtins.int
+    RATING_FIELD_NUMBER: _builtins.int
     CI95_LOW_FIELD_NUMBER: _builtins.int
     CI95_HIGH_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
@@ -215,13 +214,15 @@ class Standing(_message.Message):
     MEAN_DIFF_FIELD_NUMBER: _builtins.int
     OWNER_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
+    RATING_MODEL_FIELD_NUMBER: _builtins.int
+    DETAILS_FIELD_NUMBER: _builtins.int
     rank: _builtins.int
     group: _builtins.int
     bot: _builtins.str
     version: _builtins.int
     version_id: _builtins.int
-    elo: _builtins.float
-    fit_elo: _builtins.float
+    rating: _builtins.float
+    """the model's displayed rating: the Elo fit, or Weng-Lin's mu"""
     ci95_low: _builtins.float
     ci95_high: _builtins.float
     games: _builtins.int
@@ -233,6 +234,12 @@ class Standing(_message.Message):
     """the user who submitted the bot"""
     status: _builtins.str
     """the version's: "active" or "retired" """
+    rating_model: _builtins.str
+    """the tournament's: "elo" or "openskill" """
+    @_builtins.property
+    def details(self) -> _containers.RepeatedCompositeFieldContainer[Global___RatingDetail]:
+        """the model's figures, in the model's order"""
+
     def __init__(
         self,
         *,
@@ -241,8 +248,7 @@ class Standing(_message.Message):
         bot: _builtins.str = ...,
         version: _builtins.int = ...,
         version_id: _builtins.int = ...,
-        elo: _builtins.float = ...,
-        fit_elo: _builtins.float = ...,
+        rating: _builtins.float = ...,
         ci95_low: _builtins.float = ...,
         ci95_high: _builtins.float = ...,
         games: _builtins.int = ...,
@@ -252,14 +258,40 @@ class Standing(_message.Message):
         mean_diff: _builtins.float = ...,
         owner: _builtins.str = ...,
         status: _builtins.str = ...,
+        rating_model: _builtins.str = ...,
+        details: _abc.Iterable[Global___RatingDetail] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "ci95_high", b"ci95_high", "ci95_low", b"ci95_low", "draws", b"draws", "elo", b"elo", "fit_elo", b"fit_elo", "games", b"games", "group", b"group", "losses", b"losses", "mean_diff", b"mean_diff", "owner", b"owner", "rank", b"rank", "status", b"status", "version", b"version", "version_id", b"version_id", "wins", b"wins"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "ci95_high", b"ci95_high", "ci95_low", b"ci95_low", "details", b"details", "draws", b"draws", "games", b"games", "group", b"group", "losses", b"losses", "mean_diff", b"mean_diff", "owner", b"owner", "rank", b"rank", "rating", b"rating", "rating_model", b"rating_model", "status", b"status", "version", b"version", "version_id", b"version_id", "wins", b"wins"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Standing: _TypeAlias = Standing  # noqa: Y015
+
+@_typing.final
+class RatingDetail(_message.Message):
+    """One of a rating model's figures: "elo", "fit_elo"; or "mu", "sigma", "conservative"."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    value: _builtins.float
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        value: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RatingDetail: _TypeAlias = RatingDetail  # noqa: Y015
 
 @_typing.final
 class LadderResponse(_message.Message):
