@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Table, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 
+from arena.engine.replay import Replay
 from arena.ladder.statistics import Statistics, seat_statistics
 
 from .base import StoreBase
@@ -197,7 +198,7 @@ def _games(connection: Connection, match: Result) -> list[list[Statistics]]:
     data = connection.execute(query).scalar()
     if data is None:
         return []  # a record that was never stored: nothing to count
-    return [seat_statistics(game) for game in json.loads(data)["games"]]
+    return [seat_statistics(Replay.from_dict(game)) for game in json.loads(data)["games"]]
 
 
 def _add(connection: Connection, figures: Mapping[int, Figures]) -> None:
