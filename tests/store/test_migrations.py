@@ -11,6 +11,7 @@ from alembic import command
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
+from arena.engine.replay import Replay
 from arena.ladder.statistics import by_bot
 from arena.store import Store, open_store
 from arena.store.migrate import (
@@ -162,7 +163,7 @@ def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> N
     store = open_store(db_url)
     try:
         stored = store.tallies([1, 2, 3])
-        recomputed = by_bot([g for games in replays.values() for g in games])
+        recomputed = by_bot([Replay.from_dict(g) for games in replays.values() for g in games])
         for version, label in labels.items():
             assert stored[version].statistics.to_dict() == recomputed[label].to_dict(), label
         assert dict(stored[1].head_to_head) == {
