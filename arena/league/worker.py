@@ -179,8 +179,16 @@ class Worker:
 
         try:
             while not self.stopping.is_set():
-                self._reap()
-                claimed = ahead if ahead is not None else self._claim(worker_id, tables)
+                try:
+                    self._reap()
+                    claimed = ahead if ahead is not None else self._claim(worker_id, tables)
+                except Exception as e:  # the store is down for now (restarted): wait, try again
+                    _event(
+                        logging.WARNING, "claim_failed", f"slot {worker_id}: {e}",
+                        worker=worker_id, error=f"{type(e).__name__}: {e}",
+                    )  # fmt: skip
+                    self.stopping.wait(self.config.heartbeat_s)  # as often as the heartbeat
+                    continue
                 ahead = None
                 if claimed is None:
                     if until_idle and self._idle():

@@ -98,6 +98,27 @@ class Stack:
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
 
+    def status(self) -> dict[str, Any] | None:
+        """``arena status --json`` through the server; None while it cannot answer."""
+        done = self.arena("status", "--json")
+        return json.loads(done.stdout) if done.returncode == 0 else None
+
+    def workers_up(self) -> list[dict[str, Any]] | None:
+        """The workers heard from lately, if both are."""
+        up = [w for w in (self.status() or {}).get("workers", []) if w["state"] == "up"]
+        return up if len(up) == 2 else None
+
+    def worker_containers(self) -> dict[str, str]:
+        """Each worker container's id: its start time and restart count."""
+        ids = self.compose("ps", "-q", "worker").stdout.split()
+        fmt = "{{.State.StartedAt}} {{.RestartCount}}"
+        return {
+            i: subprocess.run(
+                ["docker", "inspect", "-f", fmt, i], capture_output=True, text=True, check=True
+            ).stdout.strip()
+            for i in ids
+        }
+
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
@@ -139,16 +160,8 @@ def stack() -> Iterator[Stack]:
 
 
 def test_the_sample_bots_are_played_by_two_workers_and_ranked(stack: Stack) -> None:
-    def status() -> dict[str, Any] | None:
-        done = stack.arena("status", "--json")
-        return json.loads(done.stdout) if done.returncode == 0 else None
-
-    def workers_up() -> list[dict[str, Any]] | None:
-        up = [w for w in (status() or {}).get("workers", []) if w["state"] == "up"]
-        return up if len(up) == 2 else None
-
     try:
-        workers = wait_for("two workers up, seen through the server", workers_up, within=240)
+        workers = wait_for("two workers up, seen through the server", stack.workers_up, within=240)
         assert {w["sandbox"] for w in workers} == {"docker"}
 
         added = stack.compose("exec", "-T", "server", "arena", "user", "add", "alice")
@@ -180,4 +193,37 @@ def test_the_sample_bots_are_played_by_two_workers_and_ranked(stack: Stack) -> N
         assert sum(done_by.values()) == len(matches), done_by
     except BaseException:
         print(stack.logs())  # shown by pytest with the failure
+        raise
+
+
+def test_the_workers_wait_for_postgresql_and_resume_without_a_restart(stack: Stack) -> None:
+    try:
+        before = wait_for("two workers up", stack.workers_up, within=240)
+        counts = stack.json("status")["tournaments"]  # matches by status, every tournament
+        containers = stack.worker_containers()
+        assert len(containers) == 2
+
+        stack.compose("stop", "postgres")
+        assert stack.status() is None  # the server answers, with an error, not stale data
+
+        # Both workers meet the outage: their heartbeats fail, and they keep running.
+        def both_failing() -> bool | None:
+            lines = stack.compose("logs", "--no-color", "worker").stdout.splitlines()
+            failing = {ln.split("|")[0].strip() for ln in lines if "heartbeat_failed" in ln}
+            return True if len(failing) == 2 else None
+
+        wait_for("both workers' heartbeats failing", both_failing, within=120)
+        stack.compose("start", "postgres")
+        restarted = time.time()
+
+        def heard_from_again() -> list[dict[str, Any]] | None:
+            up = stack.workers_up()
+            return up if up and all(w["heartbeat_at"] > restarted for w in up) else None
+
+        after = wait_for("both workers heard from again", heard_from_again, within=180)
+        assert {w["name"] for w in after} == {w["name"] for w in before}  # the same processes
+        assert stack.worker_containers() == containers  # not restarted, by compose or anyone
+        assert stack.json("status")["tournaments"] == counts  # nothing lost
+    except BaseException:
+        print(stack.logs())
         raise
