@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from arena.sandbox.engine import docker_available
+from arena.sandbox.docker_engine import docker_available
 
 from tests.cli.runner import run_arena
 
