@@ -110,10 +110,11 @@ TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign, 
 
 
 class _ReplayGroup(TyperGroup):
-    """``arena replay MATCH`` is short for ``arena replay show MATCH``."""
+    """``arena replay MATCH`` (or ``--validation NAME@V``) is short for ``arena replay
+    show ...``."""
 
     def resolve_command(self, ctx: Context, args: list[str]) -> Any:
-        if args and args[0].isdigit():
+        if args and (args[0].isdigit() or args[0].partition("=")[0] == "--validation"):
             args = ["show", *args]
         return super().resolve_command(ctx, args)
 

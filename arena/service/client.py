@@ -85,8 +85,19 @@ class RemoteLadder:
         replay: dict[str, Any] = json.loads(self._call(self.stub.GetReplay, request).replay_json)
         return replay
 
+    def validation_replay(self, bot: str, number: int) -> dict[str, Any]:
+        request = pb.GetReplayRequest(validation=pb.VersionRef(bot=bot, number=number))
+        replay: dict[str, Any] = json.loads(self._call(self.stub.GetReplay, request).replay_json)
+        return replay
+
     def logs(self, token: str, match_id: int) -> list[BotLog]:
-        request = pb.GetLogsRequest(match_id=match_id)
+        return self._logs(token, pb.GetLogsRequest(match_id=match_id))
+
+    def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
+        ref = pb.VersionRef(bot=bot, number=number)
+        return self._logs(token, pb.GetLogsRequest(validation=ref))
+
+    def _logs(self, token: str, request: pb.GetLogsRequest) -> list[BotLog]:
         logs: list[BotLog] = []
         chunks: list[bytes] = []
         try:

@@ -19,6 +19,7 @@ from .models import (
     TournamentFormat,
     TournamentKind,
     User,
+    Validation,
     VersionStatus,
     WorkerState,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "TournamentKind",
     "Unavailable",
     "User",
+    "Validation",
     "VersionStatus",
     "WorkerState",
     "arena_home",

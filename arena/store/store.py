@@ -7,6 +7,7 @@ from .blobs import Blobs
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
 from .tokens import Tokens, token_hash
+from .validations import Validations
 from .workers import Workers
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Tokens, Blobs, Queue, Ratings, Workers):
-    """Users and their tokens, bots, tournaments, stored files, the match queue, ratings and
-    workers; open it with ``arena.store.open_store``. Each method is one transaction."""
+class Store(Accounts, Tokens, Blobs, Queue, Validations, Ratings, Workers):
+    """Users and their tokens, bots, tournaments, stored files, the match queue, the
+    validation queue, ratings and workers; open it with ``arena.store.open_store``. Each
+    method is one transaction."""

@@ -30,6 +30,7 @@ TABLES = {
     "blobs",
     "workers",
     "tokens",
+    "validations",
 }
 
 
@@ -96,5 +97,37 @@ def test_a_database_of_the_previous_schema_is_upgraded_without_loss(db_url: str)
         user = store.authenticate("old-token")
         assert (user.name, user.operator) == ("old", False)
         assert schema_diff(store.engine) == []
+    finally:
+        store.close()
+
+
+def test_a_pending_version_of_the_0004_schema_gets_its_validation_queued(db_url: str) -> None:
+    """Upgraded from 0004 (the synchronous submit): a version it left pending (its game cut
+    short) is queued for the workers' validation; an active one is not."""
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "0004")
+            connection.execute(text("INSERT INTO users (name, created_at) VALUES ('ann', 1.0)"))
+            connection.execute(
+                text("INSERT INTO bots (name, owner_id, created_at) VALUES ('b', 1, 1.0)")
+            )
+            for number, status in ((1, "active"), (2, "pending")):
+                connection.execute(
+                    text(
+                        "INSERT INTO bot_versions (bot_id, number, content_hash, archive_path,"
+                        " status, created_at) VALUES (1, :n, :h, 'code/x', :s, 2.0)"
+                    ),
+                    {"n": number, "h": f"hash{number}", "s": status},
+                )
+    finally:
+        engine.dispose()
+    store = open_store(db_url)
+    try:
+        assert schema_diff(store.engine) == []
+        _active, pending = store.versions("b")
+        assert store.validation_statuses() == {pending.id: "queued"}
+        claimed = store.claim_validation("w")
+        assert claimed is not None and claimed.version_id == pending.id
     finally:
         store.close()
