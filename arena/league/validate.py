@@ -25,7 +25,7 @@ from arena.sandbox import Sandbox
 from arena.store import BotVersion, MatchStatus, Store, Validation, VersionStatus
 
 from .files import DataDir
-from .submit import Submitted, ladder, settle
+from .submit import Submitted, settle
 
 log = logging.getLogger("arena.worker")
 
@@ -130,7 +130,7 @@ def _play(
     bot = store.bot_by_id(version.bot_id)
     own = BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path))
     opponent = BotSpec(VALIDATION_OPPONENT, SAMPLE_BOTS / VALIDATION_OPPONENT)
-    limits = Limits(**ladder(store).limits)
+    limits = Limits()  # the defaults, whatever the ladder's: one bar for every submission
     with tempfile.TemporaryDirectory(prefix="arena-validation-") as tmp:
         settings = GameSettings(limits=limits, logs_dir=Path(tmp))
         game = play_game([own, opponent, own, opponent], VALIDATION_SEED, sandbox, settings)
