@@ -135,7 +135,9 @@ def _play(
         settings = GameSettings(limits=limits, logs_dir=Path(tmp))
         game = play_game([own, opponent, own, opponent], VALIDATION_SEED, sandbox, settings)
         logs = {"game1": [data.store_blob(path.read_bytes(), ".log") for path in game.logs]}
-    replay_key = data.store_json({"games": [game_replay(game, think=True)]})
+    # A bot that died at start-up leaves fewer players than seats: no think times then.
+    think = len(game.players) == len(game.bots)
+    replay_key = data.store_json({"games": [game_replay(game, think=think)]})
     return replay_key, data.store_json(logs), fault_of(game.outcome.forfeit)
 
 
