@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -99,19 +99,20 @@ TyperArgument.display_type_rich = _argument_type  # type: ignore[method-assign, 
 
 
 class _ReplayGroup(TyperGroup):
-    """``arena replay MATCH`` is short for ``arena replay show MATCH``."""
+    """``arena replay MATCH`` (or ``--validation NAME@V``) is short for ``arena replay
+    show ...``."""
 
-    def resolve_command(self, ctx: Context, args: list[str]) -> Any:
-        if args and args[0].isdigit():
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        if args and (args[0].isdigit() or args[0].partition("=")[0] == "--validation"):
             args = ["show", *args]
-        return super().resolve_command(ctx, args)
+        return super().parse_args(ctx, args)
 
 
 replay_app = typer.Typer(
     cls=_ReplayGroup,
     no_args_is_help=True,
-    help="Replays: arena replay MATCH shows a match's game; verify checks files; view and"
-    " html show a file in a browser.",
+    help="Replays: arena replay MATCH shows a match's game (--validation NAME@V, a version's"
+    " validation game); verify checks files; view and html show a file in a browser.",
 )
 app.add_typer(replay_app, name="replay")
 

@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import signal
+import socket
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -33,6 +34,7 @@ from arena.league.compare import resolve_version
 from arena.league.files import DataDir, export_archive
 from arena.league.standings import ALL_ONLY, DETAIL_LABELS, Standing
 from arena.league.submit import LADDER, submit
+from arena.league.validate import validate_until_settled
 from arena.league.worker import Worker, WorkerConfig
 from arena.logs import setup_logging
 from arena.render import deal_lines, forfeit_lines, statistics_lines
@@ -186,7 +188,9 @@ def submit_command(
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
 ) -> None:
-    """Submit a bot version: checked, validated in one game, then it joins the ladder."""
+    """Submit a bot version: checked, validated in one game, then it joins the ladder.
+
+    Here, the validation game is played at once; through --server, by the workers."""
     sample = sample_bot(bot)
     path = Path(bot) if sample is None else sample
     if name is None:
@@ -199,10 +203,19 @@ def submit_command(
     version = done.version
     if not done.new and version.status == "rejected":
         fail(inert(f"{version.label}: already submitted and rejected: {version.reason}"))
-    elif not done.new:
-        out.print(inert(f"{version.label}: already submitted ({version.status})"), markup=False)
     elif version.status == "rejected":
         fail(inert(f"{version.label} rejected: {version.reason}"))
+    elif version.status == "pending":  # through a server: the workers validate it
+        again = "already submitted: " if not done.new else ""
+        out.print(
+            inert(
+                f"{version.label}: {again}pending · its validation game is queued for the"
+                " workers (arena bots shows when it is active or rejected)"
+            ),
+            markup=False,
+        )
+    elif not done.new:
+        out.print(inert(f"{version.label}: already submitted ({version.status})"), markup=False)
     else:
         out.print(
             f"{version.label}: active · {done.scheduled} ladder matches scheduled", markup=False
@@ -226,6 +239,16 @@ def bots_command(
     for v in versions:
         table.add_row(*cells(v.bot, str(v.number), v.status, v.reason, v.content_hash[:12]))
     print_table(table)
+    for v in versions:
+        if v.status == "rejected" and v.validation == "done":
+            spec = f"{v.bot}@{v.number}"
+            out.print(
+                inert(
+                    f"{v.label}'s validation game: arena replay --validation {spec}"
+                    f" · arena logs --validation {spec}"
+                ),
+                markup=False,
+            )
 
 
 @bots_app.command("export")
@@ -419,10 +442,32 @@ def _match_json(m: MatchRow) -> dict[str, Any]:
     }
 
 
+ValidationOption = Annotated[
+    str | None,
+    typer.Option(
+        "--validation",
+        metavar="NAME@V",
+        help="A bot version's validation game instead of a match's (see arena bots).",
+        show_default=False,
+    ),
+]
+
+
+def version_spec(spec: str) -> tuple[str, int]:
+    """``NAME@V`` as (name, V); a bad one is an ``error:`` line."""
+    name, _, number = spec.rpartition("@")
+    if not name or not number.isdigit():
+        fail(f"--validation takes NAME@V, a bot and its version number (mybot@2), got {spec!r}")
+    return name, int(number)
+
+
 @replay_app.command("show")
 def replay_show(
-    match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
+    match_id: Annotated[
+        int | None, typer.Argument(help="A match id (see arena matches).", show_default=False)
+    ] = None,
     game: Annotated[int, typer.Option(help="Which game of the duplicate pair: 1 or 2.")] = 1,
+    validation: ValidationOption = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each deal.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="The game's replay as stored (docs/replay.md).")
@@ -431,20 +476,29 @@ def replay_show(
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
 ) -> None:
-    """Step through a played match's game in the terminal, deal by deal."""
+    """Step through a played match's game (or a validation game) in the terminal."""
+    if (match_id is None) == (validation is None):
+        fail("name a match (arena replay MATCH) or a version (arena replay --validation NAME@V)")
     if game not in (1, 2):
         fail(f"--game is 1 or 2, got {game}")
+    spec = version_spec(validation) if validation is not None else None
+    what = f"match {match_id}" if spec is None else f"{spec[0]} v{spec[1]}'s validation game"
     try:
         with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
-            replay = ladder.replay(match_id, game)
+            if spec is not None:
+                replay = ladder.validation_replay(*spec)
+            else:
+                assert match_id is not None
+                replay = ladder.replay(match_id, game)
         if as_json:
             print(json.dumps(replay.to_dict(), indent=1))
             return
         state = verify_replay(replay.to_dict())
     except ReplayError as e:
-        fail(f"match {match_id}: the stored replay is broken: {e}")
+        fail(f"{what}: the stored replay is broken: {e}")
     names = [f"{p.seat}:{p.name}" for p in replay.players]
-    out.print(f"match {match_id} · game {game} · seed {replay.seed}", markup=False)
+    heading = f"match {match_id} · game {game}" if spec is None else what
+    out.print(inert(f"{heading} · seed {replay.seed}"), markup=False)
     for record in state.deals:
         for line in deal_lines(record, names):
             out.print(line, markup=False)
@@ -459,8 +513,14 @@ def replay_show(
 
 @app.command("logs")
 def logs_command(
-    match_id: Annotated[int, typer.Argument(help="A match id (see arena matches).")],
-    bot: Annotated[str, typer.Argument(help="A bot's name, or a seat 0-3 of the first game.")],
+    match_id: Annotated[
+        int | None, typer.Argument(help="A match id (see arena matches).", show_default=False)
+    ] = None,
+    bot: Annotated[
+        str | None,
+        typer.Argument(help="A bot's name, or a seat 0-3 of the first game.", show_default=False),
+    ] = None,
+    validation: ValidationOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="JSON: a list of objects, one per game and seat.")
     ] = False,
@@ -469,11 +529,21 @@ def logs_command(
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
 ) -> None:
-    """A bot's captured output in both games of a match: yours only (an operator's: any)."""
+    """A bot's captured output in both games of a match (or in its validation game, both of
+    its seats): yours only (an operator's: any)."""
+    if (validation is not None) == (match_id is not None) or (match_id is None) != (bot is None):
+        fail("name a match and a bot (arena logs MATCH BOT) or a version (--validation NAME@V)")
+    spec = version_spec(validation) if validation is not None else None
     secret = token_of(token)
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
-        logs = ladder.logs(secret, match_id)
-    if bot.isdigit() and int(bot) < 4:
+        if spec is not None:
+            logs = ladder.validation_logs(secret, *spec)
+        else:
+            assert match_id is not None
+            logs = ladder.logs(secret, match_id)
+    if spec is not None:
+        wanted = logs
+    elif bot is not None and bot.isdigit() and int(bot) < 4:
         wanted = [log for log in logs if log.first_seat == int(bot)]
     else:
         wanted = [log for log in logs if log.label.rsplit(" v", 1)[0] == bot]
@@ -663,7 +733,13 @@ def demo(
         try:
             out.print(f"sandbox: {backend.name}", markup=False)
             for bot in chosen:
-                done = submit(store, backend, token=token, path=SAMPLE_BOTS / bot, name=bot)
+                queued = submit(store, token=token, path=SAMPLE_BOTS / bot, name=bot)
+                assert queued.version.id is not None
+                worker = f"{socket.gethostname()}:{os.getpid()}:demo"
+                validated = validate_until_settled(
+                    store, data_dir(store), backend, queued.version.id, worker
+                )
+                done = validated.settled
                 v = done.version
                 out.print(
                     f"submitted {bot} v{v.number}: {v.status}"

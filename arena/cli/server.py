@@ -18,9 +18,8 @@ from arena.service.server import serve
 from arena.service.tls import server_credentials
 from arena.store import arena_home
 
-from .app import app, fail, sandbox_for
+from .app import app, fail
 from .ladder import data_dir, opened_store
-from .options import SandboxOption
 
 D = ServiceLimits()  # the defaults, shown by --help
 log = logging.getLogger("arena.server")
@@ -36,7 +35,6 @@ def server_command(
         typer.Option(help="The server's TLS certificate chain (PEM); with --tls-key."),
     ] = None,
     tls_key: Annotated[Path | None, typer.Option(help="Its private key (PEM).")] = None,
-    sandbox: SandboxOption = None,
     grace: Annotated[
         float, typer.Option(help="On SIGTERM, let calls finish this long (s), then stop.")
     ] = 30,
@@ -70,7 +68,8 @@ def server_command(
     """Serve the ladder's commands over gRPC, until SIGINT or SIGTERM.
 
     Submissions, the ladder, matches, replays, logs, status and comparisons, on the store
-    named by ARENA_DATABASE_URL."""
+    named by ARENA_DATABASE_URL. It plays no game (a submission's validation game is the
+    workers'), so it needs neither a sandbox nor a Docker engine."""
     try:
         setup_logging()
         limits = ServiceLimits(
@@ -87,9 +86,7 @@ def server_command(
     except ValueError as e:
         fail(str(e))
     with opened_store() as store:
-        # A missing sandbox is said now, not at the first submit; no silent weaker one.
-        sandbox_for(sandbox, fallback=False).close()
-        ladder = LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox, fallback=False))
+        ladder = LocalLadder(store, data_dir(store))  # no sandbox: it plays no game
         try:
             server = serve(
                 listen, ladder, arena_home() / "spool", limits=limits, credentials=credentials
@@ -101,7 +98,7 @@ def server_command(
             signal.signal(sig, lambda *_: stop.set())
         stop.wait()
         # After the grace gRPC cancels what is still in flight; a call that cannot notice
-        # (a validation game being played) must not keep the process alive past it.
+        # (a comparison waiting on the store) must not keep the process alive past it.
         if not server.stop(grace):
             log.warning("calls still running after the grace: exiting", extra={"event": "killed"})
             logging.shutdown()

@@ -8,8 +8,10 @@ Errors are the store's (``StoreError`` and its kinds), ``SubmissionError``,
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -22,10 +24,13 @@ from arena.store import (
     Forbidden,
     Match,
     MatchStatus,
+    NotFound,
     RatingModelName,
     Store,
     Tournament,
     User,
+    Validation,
+    VersionStatus,
     arena_home,
     open_store,
 )
@@ -37,6 +42,7 @@ from .standings import Standing, standings
 from .status import Status, status
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
+from .validate import VALIDATION_SEATS, validate_until_settled
 
 
 class NoResult(Exception):
@@ -50,6 +56,9 @@ class VersionRow:
     status: str
     reason: str
     content_hash: str
+    # Its validation game: queued, running, done (its replay and logs kept), error (the
+    # platform gave up on it; submitting the same code queues it again), or "" (none).
+    validation: str = ""
 
     @property
     def label(self) -> str:
@@ -132,6 +141,15 @@ class Ladder(Protocol):
         operator."""
         ...
 
+    def validation_replay(self, bot: str, number: int) -> Replay:
+        """The replay of version ``number`` of ``bot``'s validation game."""
+        ...
+
+    def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
+        """The version's logs in its validation game (its seats 0 and 2): its owner's and
+        the operators' only."""
+        ...
+
     def status(self, silent_after: float) -> Status: ...
     def tokens(self, token: str) -> list[TokenRow]: ...
     def create_token(self, token: str, name: str, expires_at: float | None) -> str: ...
@@ -143,42 +161,54 @@ class Ladder(Protocol):
         ...
 
 
-def _no_sandbox() -> Sandbox:
-    raise SandboxError("this ladder is read-only: it plays no validation games")
-
-
-def open_ladder(
-    url: str | None = None, sandbox: Callable[[], Sandbox] = _no_sandbox
-) -> LocalLadder:
+def open_ladder(url: str | None = None) -> LocalLadder:
     """The ladder on the store at ``url`` (default: ``ARENA_DATABASE_URL``, else SQLite in
-    the data directory), its bot code cached under ``$ARENA_HOME``; by default read-only
-    (a submission is refused). The caller closes ``.store``."""
+    the data directory), its bot code cached under ``$ARENA_HOME``; submissions are queued
+    for the workers. The caller closes ``.store``."""
     store = open_store(url)
-    return LocalLadder(store, DataDir(store, arena_home() / "cache"), sandbox)
+    return LocalLadder(store, DataDir(store, arena_home() / "cache"))
 
 
 class LocalLadder:
-    """The ladder over a store; submissions are validated in ``sandbox()`` (opened on
-    demand, closed after each submission)."""
+    """The ladder over a store. A submission is stored pending, its validation game queued
+    for the workers; with ``sandbox`` (``arena submit`` on this machine) it is played here
+    at once, in ``sandbox()`` (opened before anything is stored, closed after)."""
 
-    def __init__(self, store: Store, data: DataDir, sandbox: Callable[[], Sandbox]) -> None:
+    def __init__(
+        self, store: Store, data: DataDir, sandbox: Callable[[], Sandbox] | None = None
+    ) -> None:
         self.store = store
         self.data = data
         self.sandbox = sandbox
         self.labels = Labels(store)
 
     def submit(self, token: str, path: Path, name: str) -> SubmitOutcome:
+        if self.sandbox is None:  # the server: the workers validate it
+            done = submit(self.store, token=token, path=path, name=name)
+            return SubmitOutcome(self._row(done.version, name), done.new, done.scheduled)
         self.store.authenticate(token)  # before a sandbox is opened for nothing
         backend = self.sandbox()
         try:
-            done = submit(self.store, backend, token=token, path=path, name=name)
+            done = submit(self.store, token=token, path=path, name=name)
+            version_id = done.version.id
+            assert version_id is not None
+            if done.version.status == VersionStatus.PENDING:
+                worker = f"{socket.gethostname()}:{os.getpid()}:submit"
+                validated = validate_until_settled(
+                    self.store, self.data, backend, version_id, worker
+                )
+                if validated.failed is not None:
+                    why = validated.failed
+                    raise SandboxError(f"its validation game could not be played: {why}")
+                done = replace(validated.settled, new=done.new)
         finally:
             backend.close()
         return SubmitOutcome(self._row(done.version, name), done.new, done.scheduled)
 
     def versions(self) -> list[VersionRow]:
+        validations = self.store.validation_statuses()
         return [
-            self._row(version, bot.name)
+            self._row(version, bot.name, validations.get(version.id or 0, ""))
             for bot in self.store.bots()
             for version in self.store.versions(bot.name)
         ]
@@ -228,6 +258,28 @@ class LocalLadder:
             raise Forbidden(f"bot {bot.name!r} is another user's: its code is its owner's")
         return StoredCode(f"{bot.name} v{found.number}", self.data.read_blob(found.archive_path))
 
+    def validation_replay(self, bot: str, number: int) -> Replay:
+        key = self._validated(bot, number)[1].replay_path
+        assert key is not None
+        return self.data.read_replays(key)[0]
+
+    def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
+        return self.validation_logs_of(self.store.authenticate(token), bot, number)
+
+    def validation_logs_of(self, user: User, bot: str, number: int) -> list[BotLog]:
+        """The version's seats' logs in its validation game, to its owner or an operator."""
+        version, validation = self._validated(bot, number)
+        owner = self.store.bot_by_id(version.bot_id).owner_id
+        if not (user.operator or owner == user.id):
+            raise Forbidden(f"{bot} v{number} is not your bot: its logs are its owner's")
+        assert validation.logs_path is not None
+        keys = self.data.read_json(validation.logs_path)["game1"]
+        label = f"{bot} v{number}"
+        return [
+            BotLog(1, seat, seat, label, self.data.read_blob(keys[seat]))
+            for seat in VALIDATION_SEATS
+        ]
+
     def status(self, silent_after: float) -> Status:
         return status(self.store, silent_after=silent_after)
 
@@ -257,10 +309,25 @@ class LocalLadder:
 
     # ------------------------------------------------------------------ helpers
 
-    def _row(self, version: BotVersion, bot: str) -> VersionRow:
+    def _row(self, version: BotVersion, bot: str, validation: str | None = None) -> VersionRow:
+        if validation is None:
+            validation = self.store.validation_statuses().get(version.id or 0, "")
         return VersionRow(
-            bot, version.number, version.status, version.reason or "", version.content_hash
-        )
+            bot, version.number, version.status, version.reason or "", version.content_hash,
+            validation,
+        )  # fmt: skip
+
+    def _validated(self, bot: str, number: int) -> tuple[BotVersion, Validation]:
+        """The version and its played validation game; NoResult while it is not played."""
+        found = [v for v in self.store.versions(bot) if v.number == number]
+        if not found or found[0].id is None:
+            raise NotFound(f"unknown version {bot}@{number}")
+        validation = self.store.validation(found[0].id)
+        if validation.status != MatchStatus.DONE or validation.replay_path is None:
+            raise NoResult(
+                f"{bot} v{number}'s validation game has not been played (it is {validation.status})"
+            )
+        return found[0], validation
 
     # ------------------------------------------------------------------ here only
 

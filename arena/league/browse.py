@@ -187,6 +187,7 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
     store = ladder.store
     bot = store.bot(name)
     versions = store.versions(name)
+    validations = store.validation_statuses()
     number = {v.id: v.number for v in versions if v.id is not None}
     owner = store.user_by_id(bot.owner_id).name
     history: list[RatingPoint] = []
@@ -206,7 +207,7 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
     return BotProfile(
         name=bot.name,
         owner=owner,
-        versions=[ladder._row(v, bot.name) for v in versions],
+        versions=[ladder._row(v, bot.name, validations.get(v.id or 0, "")) for v in versions],
         history=history,
         head_to_head=[HeadToHead(k, *v) for k, v in sorted(head.items())],
         recent=[match_row(ladder.labels, m) for m in store.recent_done(number, recent)],

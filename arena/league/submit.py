@@ -1,8 +1,10 @@
-"""``arena submit``: check a submission, play it a validation game, store it, join the ladder.
+"""``arena submit``: check a submission, store it as pending, queue its validation game.
 
-Nothing is written until the submission has been checked and its validation game played: a
-refused archive, a wrong token or a bot name of another user leaves no row and no file. A
-bot that faults in its validation game is stored as a *rejected* version, with the fault.
+Nothing is written until the submission has been checked (archive safety, size, ``bot.py``):
+a refused archive, a wrong token or a bot name of another user leaves no row and no file.
+The version is stored *pending*, its code and its queued validation game in one transaction;
+a worker plays that game (``validate.py``) and then ``settle`` makes the version *active*
+(it joins the ladder) or *rejected*, with the fault.
 """
 
 from __future__ import annotations
@@ -11,11 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import submission
-from arena.bot_specs import SAMPLE_BOTS, BotSpec
 from arena.ladder import grow
-from arena.limits import Limits
-from arena.play import GameSettings, play_game
-from arena.sandbox import Sandbox
 from arena.store import (
     BotVersion,
     MatchSpec,
@@ -30,26 +28,19 @@ from arena.store import (
 from .files import code_key
 
 LADDER = "ladder"  # the open-ended tournament every active version joins
-VALIDATION_OPPONENT = "random"
-VALIDATION_SEED = 20261130
 
 
 @dataclass(frozen=True)
 class Submitted:
     version: BotVersion
     new: bool  # False: this very code was submitted before
-    scheduled: int  # ladder matches scheduled for it
+    scheduled: int  # ladder matches scheduled for it (by its validation, once played)
 
 
-def submit(
-    store: Store,
-    sandbox: Sandbox,
-    *,
-    token: str,
-    path: Path,
-    name: str,
-    limits: Limits = Limits(),  # noqa: B008 (a frozen value)
-) -> Submitted:
+def submit(store: Store, *, token: str, path: Path, name: str) -> Submitted:
+    """Store the checked submission as a pending version with its validation game queued;
+    the same code again returns its version (a validation the platform gave up on queued
+    anew)."""
     user = store.authenticate(token)
     try:
         if store.bot(name).owner_id != user.id:
@@ -59,36 +50,33 @@ def submit(
         known = {}
     with submission.opened(path) as bot_dir:
         digest = submission.content_hash(bot_dir)
-        if digest in known and known[digest].status != VersionStatus.PENDING:
-            return Submitted(known[digest], new=False, scheduled=0)
-        fault = validate(bot_dir, sandbox, limits)
+        if digest in known:
+            version = known[digest]
+            if version.status == VersionStatus.PENDING and version.id is not None:
+                store.requeue_validation(version.id)
+            return Submitted(version, new=False, scheduled=0)
         code = submission.pack(bot_dir)
-    # The code and the version in one transaction: a crash leaves both or neither.
-    version = store.add_version(user, name, digest, code_key(digest), code)
-    version_id = version.id
-    assert version_id is not None
+    # The code, the version and its validation in one transaction: all of them or none.
+    version = store.add_version(user, name, digest, code_key(digest), code, validate=True)
+    return Submitted(version, new=True, scheduled=0)
+
+
+def settle(store: Store, version_id: int, fault: str | None) -> Submitted:
+    """The validation game's verdict: rejected with ``fault``, or active (replacing the bot's
+    earlier active version) with its ladder matches scheduled. A version settled already
+    (by an earlier claim of the same game) is left as it is."""
+    version = store.version(version_id)
+    if version.status != VersionStatus.PENDING:
+        return Submitted(version, new=False, scheduled=0)
     if fault is not None:
-        version = store.set_status(version_id, VersionStatus.REJECTED, fault)
-        return Submitted(version, new=True, scheduled=0)
-    for older in store.versions(name):
+        return Submitted(store.set_status(version_id, VersionStatus.REJECTED, fault), True, 0)
+    bot = store.bot_by_id(version.bot_id)
+    for older in store.versions(bot.name):
         if older.status == VersionStatus.ACTIVE and older.id is not None:
             store.set_status(older.id, VersionStatus.RETIRED, f"replaced by v{version.number}")
             store.cancel_queued(version_id=older.id)  # off the ladder: its rest isn't played
     version = store.set_status(version_id, VersionStatus.ACTIVE)
     return Submitted(version, new=True, scheduled=join_ladder(store, version))
-
-
-def validate(bot_dir: Path, sandbox: Sandbox, limits: Limits) -> str | None:
-    """One game with two copies of the bot against two random bots: the fault, if any."""
-    bot = BotSpec("submission", bot_dir)
-    opponent = BotSpec(VALIDATION_OPPONENT, SAMPLE_BOTS / VALIDATION_OPPONENT)
-    game = play_game(
-        [bot, opponent, bot, opponent], VALIDATION_SEED, sandbox, GameSettings(limits=limits)
-    )
-    forfeit = game.outcome.forfeit
-    if forfeit is not None and forfeit.seat % 2 == 0:
-        return f"validation game: {forfeit.reason}: {forfeit.detail}"
-    return None
 
 
 def ladder(store: Store) -> Tournament:

@@ -1,5 +1,9 @@
 """A worker: claims queued matches, plays them in the sandbox, records each result once.
 
+Submitted versions' validation games come first (``validate.py``): a slot that holds no
+match claims the next validation before any match, and claims no match ahead while one is
+queued. A worker given one tournament (``tournament_id``) plays no validation.
+
 Each of its ``concurrency`` slots loops: requeue matches whose worker went silent, claim the
 first queued match in schedule order, play it while a heartbeat thread says it is still
 alive, then record the result (refused, and dropped, if the match was taken away meanwhile)
@@ -40,6 +44,7 @@ from .files import DataDir
 from .matches import ScheduledMatch, play_match, schedule_match
 from .rating import update_ratings
 from .tournaments import unfinished
+from .validate import validate_next
 
 log = logging.getLogger("arena.worker")
 
@@ -167,8 +172,8 @@ class Worker:
 
         def claim_next() -> None:
             nonlocal ahead
-            if self.stopping.is_set():
-                return
+            if self.stopping.is_set() or self._validations_queued():
+                return  # a validation goes first: this slot takes it after the match
             try:
                 ahead = self._claim(worker_id, tables)
             except Exception as e:  # the store failed: claim again after this match
@@ -181,6 +186,8 @@ class Worker:
             while not self.stopping.is_set():
                 try:
                     self._reap()
+                    if ahead is None and self._validate(worker_id):
+                        continue
                     claimed = ahead if ahead is not None else self._claim(worker_id, tables)
                 except Exception as e:  # the store is down for now (restarted): wait, try again
                     _event(
@@ -237,7 +244,31 @@ class Worker:
                 **_fields(match, worker_id),
             )  # fmt: skip
 
+    def _validations_queued(self) -> bool:
+        if self.tournament_id is not None:
+            return False
+        try:
+            return self.store.validations_waiting(queued_only=True) > 0
+        except Exception:  # the store failed: claim the match, the validation waits a match
+            return False
+
+    def _validate(self, worker_id: str) -> bool:
+        """Play the next queued validation, if this worker plays them; True if it did."""
+        if self.tournament_id is not None:
+            return False
+        heartbeat = self.config.match_heartbeat_s
+        return validate_next(self.store, self.data, self.sandbox, worker_id, heartbeat) is not None
+
     def _reap(self) -> None:
+        if self.tournament_id is None:
+            for validation in self.store.reap_validations(self.config.silent_after_s):
+                _event(
+                    logging.WARNING, "validation_reaped",
+                    f"validation of version {validation.version_id} taken back:"
+                    f" {validation.last_error}",
+                    version=validation.version_id, status=validation.status,
+                    error=validation.last_error, attempts=validation.attempts,
+                )  # fmt: skip
         for match in self.store.reap(self.config.silent_after_s):
             _event(
                 logging.WARNING, "match_reaped", f"{_name(match)} taken back: {match.last_error}",
@@ -246,6 +277,8 @@ class Worker:
             )  # fmt: skip
 
     def _idle(self) -> bool:
+        if self.tournament_id is None and self.store.validations_waiting():
+            return False
         return unfinished(self.store, self.tournament_id) == 0
 
     def _play(

@@ -92,8 +92,18 @@ class RemoteLadder:
         request = pb.GetReplayRequest(match_id=match_id, game=game)
         return Replay.from_dict(json.loads(self._call(self.stub.GetReplay, request).replay_json))
 
+    def validation_replay(self, bot: str, number: int) -> Replay:
+        request = pb.GetReplayRequest(validation=pb.VersionRef(bot=bot, number=number))
+        return Replay.from_dict(json.loads(self._call(self.stub.GetReplay, request).replay_json))
+
     def logs(self, token: str, match_id: int) -> list[BotLog]:
-        request = pb.GetLogsRequest(match_id=match_id)
+        return self._logs(token, pb.GetLogsRequest(match_id=match_id))
+
+    def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
+        ref = pb.VersionRef(bot=bot, number=number)
+        return self._logs(token, pb.GetLogsRequest(validation=ref))
+
+    def _logs(self, token: str, request: pb.GetLogsRequest) -> list[BotLog]:
         logs: list[BotLog] = []
         chunks: list[bytes] = []
         try:

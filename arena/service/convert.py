@@ -15,12 +15,18 @@ def version_message(row: VersionRow) -> pb.Version:
         status=row.status,
         reason=row.reason,
         content_hash=row.content_hash,
+        validation=row.validation,
     )
 
 
 def version_row(message: pb.Version) -> VersionRow:
     return VersionRow(
-        message.bot, message.number, message.status, message.reason, message.content_hash
+        message.bot,
+        message.number,
+        message.status,
+        message.reason,
+        message.content_hash,
+        message.validation,
     )
 
 

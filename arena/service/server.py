@@ -310,14 +310,23 @@ class ArenaService(rpc.ArenaServicer):
     def GetReplay(
         self, request: pb.GetReplayRequest, context: grpc.ServicerContext
     ) -> pb.GetReplayResponse:
-        replay = self.ladder.replay(request.match_id, request.game)
+        if request.HasField("validation"):
+            ref = request.validation
+            replay = self.ladder.validation_replay(ref.bot, ref.number)
+        else:
+            replay = self.ladder.replay(request.match_id, request.game)
         return pb.GetReplayResponse(replay_json=json.dumps(replay.to_dict()))
 
     @_stream
     def GetLogs(
         self, request: pb.GetLogsRequest, context: grpc.ServicerContext
     ) -> Generator[pb.LogPart, None, None]:
-        for entry in self.ladder.logs(token_of(context), request.match_id):
+        if request.HasField("validation"):
+            ref = request.validation
+            logs = self.ladder.validation_logs(token_of(context), ref.bot, ref.number)
+        else:
+            logs = self.ladder.logs(token_of(context), request.match_id)
+        for entry in logs:
             output = entry.output
             for at in range(0, max(len(output), 1), LOG_PART):
                 yield pb.LogPart(**asdict(replace(entry, output=output[at : at + LOG_PART])))

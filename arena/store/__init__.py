@@ -20,6 +20,7 @@ from .models import (
     TournamentFormat,
     TournamentKind,
     User,
+    Validation,
     VersionStatus,
     WorkerState,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "TournamentKind",
     "Unavailable",
     "User",
+    "Validation",
     "VersionStatus",
     "WorkerState",
     "arena_home",

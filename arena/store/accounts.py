@@ -23,6 +23,7 @@ from .models import (
     VersionStatus,
 )
 from .tokens import new_token
+from .validations import queue_validation
 
 
 class Entry(NamedTuple):
@@ -60,11 +61,19 @@ class Accounts(StoreBase):
     # ------------------------------------------------------------------ bots
 
     def add_version(
-        self, user: User, bot_name: str, content_hash: str, code_key: str, code: bytes
+        self,
+        user: User,
+        bot_name: str,
+        content_hash: str,
+        code_key: str,
+        code: bytes,
+        *,
+        validate: bool = False,
     ) -> BotVersion:
         """A new (pending) version of the user's bot, its code stored under ``code_key`` in
-        the same transaction, creating the bot on first use. The same content again returns
-        the existing version; another user's bot name is refused."""
+        the same transaction (and, ``validate``, its validation game queued), creating the bot
+        on first use. The same content again returns the existing version; another user's bot
+        name is refused."""
         _check_name("bot", bot_name)
 
         def add(session: Session) -> BotVersion:
@@ -96,6 +105,9 @@ class Accounts(StoreBase):
             )
             session.add(version)
             session.flush()
+            if validate:
+                assert version.id is not None
+                queue_validation(session, version.id, now)
             return version
 
         return self._retrying(add)

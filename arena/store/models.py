@@ -118,6 +118,26 @@ class BotVersion(SQLModel, table=True):
     created_at: float
 
 
+class Validation(SQLModel, table=True):
+    """A version's validation game: queued as the version is stored, claimed by a worker
+    ahead of every match (one at a time, in version order, so versions join the ladder in
+    the order they were submitted), then kept: its replay and each seat's log."""
+
+    __tablename__: ClassVar[str] = "validations"
+
+    version_id: int = Field(foreign_key="bot_versions.id", primary_key=True)
+    status: str = Field(default=MatchStatus.QUEUED, max_length=16, index=True)
+    attempts: int = 0  # infrastructure failures so far
+    lease: int = 0  # claims so far
+    worker_id: str | None = Field(default=None, max_length=128)
+    heartbeat_at: float | None = None
+    queued_at: float
+    finished_at: float | None = None
+    last_error: str | None = None  # the last infrastructure failure
+    replay_path: str | None = Field(default=None, max_length=512)  # blob key: the replay
+    logs_path: str | None = Field(default=None, max_length=512)  # blob key: {"game1": [4 keys]}
+
+
 class Tournament(SQLModel, table=True):
     __tablename__: ClassVar[str] = "tournaments"
 

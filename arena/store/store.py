@@ -8,6 +8,7 @@ from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
 from .tallies import Tallies
 from .tokens import Tokens, token_hash
+from .validations import Validations
 from .workers import Workers
 
 __all__ = [
@@ -22,7 +23,7 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Tokens, Blobs, Queue, Ratings, Tallies, Workers):
-    """Users and their tokens, bots, tournaments, stored files, the match queue, ratings,
-    versions' tallies and workers; open it with ``arena.store.open_store``. Each method is
-    one transaction."""
+class Store(Accounts, Tokens, Blobs, Queue, Validations, Ratings, Tallies, Workers):
+    """Users and their tokens, bots, tournaments, stored files, the match queue, the
+    validation queue, ratings, versions' tallies and workers; open it with
+    ``arena.store.open_store``. Each method is one transaction."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -138,10 +138,52 @@ def create_app(
             return page(request, "_ladder_table.html", **context)
         return page(request, "ladder.html", **context)
 
+    # A version's validation game: before /bots/{name:path}, which would take these paths.
+    @app.get("/bots/{name}/versions/{number}/validation", response_class=HTMLResponse)
+    def validation_page(request: Request, name: str, number: int) -> Response:
+        replay = ladder.validation_replay(name, number).to_dict()
+        return page(
+            request,
+            "replay.html",
+            replay=replay,
+            title=f"{name} v{number} · validation game",
+            back=f"/bots/{quote(name)}",
+            back_label=f"the bot {name}",
+            download=f"/api/bots/{quote(name)}/versions/{number}/validation/replay",
+            download_name=f"{name}-v{number}-validation.json",
+        )
+
+    @app.get("/bots/{name}/versions/{number}/validation/logs/{seat}", response_class=HTMLResponse)
+    def validation_log_page(request: Request, name: str, number: int, seat: int) -> Response:
+        user = signed_in(request)
+        if user is None:
+            raise Forbidden("a bot's logs are its owner's: sign in with your token first")
+        found = [log for log in ladder.validation_logs_of(user, name, number) if log.seat == seat]
+        if not found:
+            raise NotFound(f"{name} v{number} played seats 0 and 2 of its validation game")
+        return page(
+            request,
+            "log.html",
+            log=found[0],
+            text=found[0].output.decode("utf-8", errors="replace"),
+            back=f"/bots/{quote(name)}/versions/{number}/validation",
+            back_label=f"{name} v{number}'s validation game",
+            user=user,
+        )
+
+    @app.get("/api/bots/{name}/versions/{number}/validation/replay")
+    def api_validation_replay(name: str, number: int) -> dict[str, Any]:
+        return ladder.validation_replay(name, number).to_dict()
+
     @app.get("/bots/{name:path}", response_class=HTMLResponse)
     def bot_page(request: Request, name: str) -> Response:
         profile = bot_profile(ladder, name)
-        return page(request, "bot.html", bot=profile, chart=rating_chart(profile.history))
+        user = signed_in(request)
+        owner = user is not None and (user.operator or user.name == profile.owner)
+        return page(
+            request, "bot.html", bot=profile, chart=rating_chart(profile.history), owner=owner,
+            user=user,
+        )  # fmt: skip
 
     @app.get("/matches", response_class=HTMLResponse)
     def matches_page(
@@ -194,7 +236,8 @@ def create_app(
             "log.html",
             log=found[0],
             text=found[0].output.decode("utf-8", errors="replace"),
-            match_id=match_id,
+            back=f"/matches/{match_id}",
+            back_label=f"match {match_id}",
             user=user,
         )
 

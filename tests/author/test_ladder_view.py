@@ -77,7 +77,7 @@ def test_every_read_command_has_json(tmp_path: Path) -> None:
         ("alpha", 1, "retired"), ("alpha", 2, "active"), ("beta", 1, "active"),
     ]  # fmt: skip
     for b in bots:
-        assert sorted(b) == ["bot", "content_hash", "number", "reason", "status"]
+        assert sorted(b) == ["bot", "content_hash", "number", "reason", "status", "validation"]
 
     (match,) = json.loads(arena.ok("matches", "--status", "done", "--json").stdout)
     replay = json.loads(arena.ok("replay", "show", match["id"], "--game", "2", "--json").stdout)

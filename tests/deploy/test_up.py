@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from arena.sandbox.docker_engine import docker_available
 
+from arena.sandbox.docker_engine import docker_available
 from tests.cli.runner import run_arena
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,6 +6,7 @@ exception, as the issue says: it is kept as a *rejected* version, with the fault
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import subprocess
@@ -129,29 +130,43 @@ def test_a_bot_that_fails_validation(seeded: Seeded, tmp_path: Path) -> None:
     result = arena.submit(crashy, "crashy", seeded.alice)
     assert result.returncode == 2 and result.stdout == ""
     line = error_line(result)
-    assert line.startswith("error: crashy v1 rejected: validation game: crash: exit status 3")
+    assert line.startswith(
+        "error: crashy v1 rejected: validation game: crash in deal 1, trick 1: exit status 3"
+    ), line
 
-    # Kept, as a rejected version with its fault: one bot, one version, its code; no more.
+    # Kept, as a rejected version with its fault and its validation game: one bot, one
+    # version, its code, its game's replay and logs; no more.
     rows, files = arena.rows(), arena.files()
     with arena.store() as store:
         (version,) = store.versions("crashy")
         entries = [e.bot.name for e in store.active_entries()]
+        assert version.id is not None
+        validation = store.validation(version.id)
+        log_keys = {key for key in json.loads(store.blob(validation.logs_path or ""))["game1"]}
     assert version.status == VersionStatus.REJECTED
     assert version.reason is not None and line.endswith(version.reason)
-    assert version.reason.startswith("validation game: crash: exit status 3")
+    assert version.reason.startswith("validation game: crash in deal 1, trick 1: exit status 3")
     assert {t: len(r) for t, r in rows.items()} == {
-        t: len(r) + (t in ("bots", "bot_versions", "blobs")) for t, r in seeded.rows.items()
-    }
+        t: len(r) + (t in ("bots", "bot_versions", "validations")) for t, r in seeded.rows.items()
+    } | {"blobs": len(seeded.rows["blobs"]) + 3 + len(log_keys)}
     assert version.archive_path == f"code/{version.content_hash}"
     assert {r[0] for r in rows["blobs"]} - {r[0] for r in seeded.rows["blobs"]} == {
-        version.archive_path
+        version.archive_path,
+        validation.replay_path,
+        validation.logs_path,
+        *log_keys,
     }
-    assert files == seeded.files
+    # The game was played from the stored code, as a worker plays it: unpacked in the cache.
+    cached = f"cache/{version.archive_path}"
+    assert files - seeded.files == {"cache", "cache/code", cached, f"{cached}/bot.py"}
     assert arena.leftovers() == []
-    # ... shown by `arena bots`, and never on the ladder.
-    assert ["crashy", "1", "rejected", version.reason] in [
-        row[:4] for row in table_rows(arena.ok("bots").stdout)
-    ]
+    # ... shown by `arena bots`, with how to read its game, and never on the ladder.
+    listed = arena.ok("bots").stdout
+    assert ["crashy", "1", "rejected", version.reason] in [row[:4] for row in table_rows(listed)]
+    assert (
+        "crashy v1's validation game: arena replay --validation crashy@1"
+        " · arena logs --validation crashy@1"
+    ) in listed
     assert entries == ["heuristic", "random"]
     assert rows["matches"] == seeded.rows["matches"]
 

@@ -57,21 +57,23 @@ class Service:
             "ARENA_LOG_FORMAT": "json",
         }
 
-    def _spawn(self, home: str, *args: object) -> subprocess.Popen[str]:
+    def _spawn(
+        self, home: str, *args: object, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[str]:
         log = (self.root / f"{home}.log").open("a")
         return subprocess.Popen(
             [str(arena_executable()), *(str(a) for a in args)],
-            env=os.environ | {"NO_COLOR": "1"} | self.env(home),
+            env=os.environ | {"NO_COLOR": "1"} | self.env(home) | (env or {}),
             stdout=log,
             stderr=log,
             text=True,
             start_new_session=True,
         )
 
-    def start_server(self, *args: object) -> None:
+    def start_server(self, *args: object, env: dict[str, str] | None = None) -> None:
         tls = ("--tls-cert", self.certs.cert, "--tls-key", self.certs.key)
         self.server = self._spawn(
-            "server", "server", "--listen", self.address, "--grace", 1, *tls, *args
+            "server", "server", "--listen", self.address, "--grace", 1, *tls, *args, env=env
         )
         with self.channel() as channel:
             grpc.channel_ready_future(channel).result(timeout=60)

@@ -15,7 +15,7 @@ import pytest
 from arena.store import MatchStatus
 
 from .conftest import Service
-from .test_service import bot_copy
+from .test_service import bot_copy, settled
 
 pytestmark = pytest.mark.postgres
 WINDOW = ("--elo1", 400)
@@ -31,6 +31,7 @@ def test_compare_through_the_server(service: Service, tmp_path: Path) -> None:
     assert service.arena("submit", copy, "--name", "hcopy", "--token", token).returncode == 0
     service.start_worker("w1")
     service.start_worker("w2")
+    settled(service, ["mc", "rand", "h", "hcopy"])
 
     strong = service.arena("compare", "mc", "rand", "--seed", 3, *WINDOW, "--token", token)
     assert strong.returncode == 0, strong.stderr

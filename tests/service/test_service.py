@@ -46,6 +46,31 @@ def wait_for(predicate: object, timeout: float, what: str) -> None:
         time.sleep(0.5)
 
 
+def settled(service: Service, names: list[str], timeout: float = 300) -> dict[str, dict[str, str]]:
+    """Wait until each named bot's newest version is no longer pending (its validation game
+    played by a worker), as ``arena bots --json`` through the server says; their rows."""
+    newest: dict[str, dict[str, str]] = {}
+
+    def done() -> bool:
+        listed = service.arena("bots", "--json")
+        assert listed.returncode == 0, listed.stderr
+        newest.clear()
+        for row in json.loads(listed.stdout):
+            newest[row["bot"]] = row
+        return all(name in newest and newest[name]["status"] != "pending" for name in names)
+
+    wait_for(done, timeout, f"the validation games of {', '.join(names)}")
+    return newest
+
+
+def pending_line(name: str) -> str:
+    """What ``arena submit --server`` prints: the version stored, its game queued."""
+    return (
+        f"{name} v1: pending · its validation game is queued for the workers (arena bots shows"
+        " when it is active or rejected)\n"
+    )
+
+
 def ladder_counts(service: Service) -> dict[MatchStatus, int]:
     with service.store() as store:
         ladder = store.tournament("ladder")
@@ -63,11 +88,13 @@ def test_submit_and_read_the_ladder_through_the_server(service: Service, tmp_pat
     token = service.local("user", "add", "ann").stdout.strip()
     service.start_worker("w1")
     service.start_worker("w2")
-    for name, sample in (("rando", "random"), ("hero", "heuristic"), ("randy", "random")):
+    names = ["rando", "hero", "randy"]
+    for name, sample in zip(names, ("random", "heuristic", "random"), strict=True):
         code = bot_copy(sample, tmp_path / name, name)
         done = service.arena("submit", code, "--name", name, "--token", token)
         assert done.returncode == 0, done.stderr
-        assert done.stdout.strip().startswith(f"{name} v1: active")
+        assert done.stdout == pending_line(name)
+    assert {row["status"] for row in settled(service, names).values()} == {"active"}
     # Three entries, one duplicate pair per pairing: three matches, played by two workers.
     wait_for(lambda: all_done(service, 3), 300, "the ladder's matches")
     for command in (

@@ -36,6 +36,7 @@ TABLES = {
     "workers",
     "tokens",
     "version_tallies",
+    "validations",
 }
 
 
@@ -186,3 +187,35 @@ def named(replay: dict[str, Any], seats: tuple[int, ...], labels: dict[int, str]
 def rotated(seats: tuple[int, ...]) -> tuple[int, ...]:
     """The second game's seats: everyone one seat further clockwise (arena.play.rotated)."""
     return (seats[3], seats[0], seats[1], seats[2])
+
+
+def test_a_pending_version_of_the_0004_schema_gets_its_validation_queued(db_url: str) -> None:
+    """Upgraded from 0004 (the synchronous submit): a version it left pending (its game cut
+    short) is queued for the workers' validation; an active one is not."""
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "0004")
+            connection.execute(text("INSERT INTO users (name, created_at) VALUES ('ann', 1.0)"))
+            connection.execute(
+                text("INSERT INTO bots (name, owner_id, created_at) VALUES ('b', 1, 1.0)")
+            )
+            for number, status in ((1, "active"), (2, "pending")):
+                connection.execute(
+                    text(
+                        "INSERT INTO bot_versions (bot_id, number, content_hash, archive_path,"
+                        " status, created_at) VALUES (1, :n, :h, 'code/x', :s, 2.0)"
+                    ),
+                    {"n": number, "h": f"hash{number}", "s": status},
+                )
+    finally:
+        engine.dispose()
+    store = open_store(db_url)
+    try:
+        assert schema_diff(store.engine) == []
+        _active, pending = store.versions("b")
+        assert store.validation_statuses() == {pending.id: "queued"}
+        claimed = store.claim_validation("w")
+        assert claimed is not None and claimed.version_id == pending.id
+    finally:
+        store.close()

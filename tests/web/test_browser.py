@@ -52,6 +52,12 @@ def test_a_rejected_version_shows_its_reason(page: Any, site: Site, shots: Path)
     assert "<b>crashed</b> on purpose" in reason  # as text: the tags are shown, not applied
     assert page.locator("main b").count() == 0
     page.screenshot(path=shots / "bot-rejected.png", full_page=True)
+    # Its validation game opens in the viewer, and ends at the crash.
+    row.locator('[data-testid="validation-link"]').click()
+    page.wait_for_selector('#viewer[data-ready="true"]')
+    assert page.url == f"{site.url}bots/crasher/versions/1/validation"
+    page.keyboard.press("End")
+    assert "(crash)" in page.locator('[data-testid="forfeit"]').inner_text()
 
 
 def test_bot_page_and_match_pages(page: Any, site: Site, shots: Path) -> None:

@@ -112,6 +112,34 @@ def test_a_rejected_version_shows_its_reason(site: Site) -> None:
     assert "&lt;b&gt;crashed&lt;/b&gt;" in body and "<b>crashed" not in body
 
 
+def test_a_rejected_versions_validation_game_opens_in_the_viewer(site: Site) -> None:
+    [version] = site.json("/api/bots/crasher")["versions"]
+    assert version["validation"] == "done"
+    _, _, body = site.get("/bots/crasher")
+    at = "/bots/crasher/versions/1/validation"
+    assert f'data-testid="validation-link" href="{at}"' in body
+    assert 'data-testid="validation-log"' not in body  # its logs: for its owner, signed in
+    status, _, page = site.get(at)
+    assert status == 200, page
+    assert "crasher v1 · validation game" in page
+    replay = site.json(f"/api{at}/replay")
+    assert [p["name"] for p in replay["players"]] == ["crasher v1", "random"] * 2
+    assert replay["result"]["forfeit"]["reason"] == "crash"
+    assert replay["result"]["forfeit"]["seat"] in (0, 2)
+    assert 'id="replay-data"' in page and 'src="/static/replay.js"' in page
+    with site.arena.store() as store:  # what the CLI reads is what the page serves
+        assert store.versions("crasher")[0].reason == version["reason"]
+    shown = site.arena.ok("replay", "--validation", "crasher@1", "--json").stdout
+    assert json.loads(shown) == replay
+    for missing in ("/bots/crasher/versions/9/validation", "/bots/nobody/versions/1/validation"):
+        status, _, page = site.get(missing)
+        assert status == 404, (missing, page)
+    status, _, page = site.get("/bots/random/versions/1/validation")  # seeded: never played
+    assert status == 404 and "has no validation game" in page
+    status, _, _ = site.get("/bots/crasher/versions/x/validation")
+    assert status in (400, 422)
+
+
 def test_matches_list_filters_and_pages(site: Site) -> None:
     listed = site.json("/api/matches")
     assert listed["total"] == 1 and listed["pages"] == 1

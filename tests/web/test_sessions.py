@@ -157,3 +157,27 @@ def test_unknown_game_or_seat_and_the_sign_in_page(site: Site) -> None:
     assert status == 200
     assert 'name="next" value="/matches"' in page
     assert "script-src 'self'" in headers["content-security-policy"]
+
+
+def test_a_validation_games_logs_are_its_owners(site: Site) -> None:
+    at = "/bots/crasher/versions/1/validation/logs/0"
+    cookie = sign_in(site, site.token)
+    _, _, page = request(site, "GET", "/bots/crasher", cookie=cookie)
+    assert f'data-testid="validation-log" href="{at}"' in page
+    pages = []
+    for seat in (0, 2):
+        status, headers, page = request(site, "GET", at[:-1] + str(seat), cookie=cookie)
+        assert status == 200, page
+        assert headers["cache-control"] == "private, no-store"
+        pages.append(page)
+    # The seat that bid first crashed: its traceback, escaped.
+    assert any("RuntimeError: &lt;b&gt;crashed&lt;/b&gt; on purpose" in page for page in pages)
+    assert request(site, "GET", at)[0] == 403
+    bob = sign_in(site, site.arena.user(f"bob{next(_names)}"))
+    _, _, page = request(site, "GET", "/bots/crasher", cookie=bob)
+    assert 'data-testid="validation-log"' not in page
+    status, _, page = request(site, "GET", at, cookie=bob)
+    assert status == 403 and "is not your bot" in page
+    assert (
+        request(site, "GET", "/bots/crasher/versions/1/validation/logs/1", cookie=cookie)[0] == 404
+    )

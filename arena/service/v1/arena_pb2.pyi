@@ -89,6 +89,7 @@ class Version(_message.Message):
     STATUS_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
     CONTENT_HASH_FIELD_NUMBER: _builtins.int
+    VALIDATION_FIELD_NUMBER: _builtins.int
     bot: _builtins.str
     number: _builtins.int
     status: _builtins.str
@@ -96,6 +97,10 @@ class Version(_message.Message):
     reason: _builtins.str
     """why rejected or retired"""
     content_hash: _builtins.str
+    validation: _builtins.str
+    """Its validation game: queued, running, done (replay and logs kept), error (the
+    platform gave up on it), or empty (none).
+    """
     def __init__(
         self,
         *,
@@ -104,14 +109,39 @@ class Version(_message.Message):
         status: _builtins.str = ...,
         reason: _builtins.str = ...,
         content_hash: _builtins.str = ...,
+        validation: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "content_hash", b"content_hash", "number", b"number", "reason", b"reason", "status", b"status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "content_hash", b"content_hash", "number", b"number", "reason", b"reason", "status", b"status", "validation", b"validation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Version: _TypeAlias = Version  # noqa: Y015
+
+@_typing.final
+class VersionRef(_message.Message):
+    """A bot's version by name and number: "mybot@2"."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    NUMBER_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    number: _builtins.int
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        number: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "number", b"number"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___VersionRef: _TypeAlias = VersionRef  # noqa: Y015
 
 @_typing.final
 class SubmitResponse(_message.Message):
@@ -408,18 +438,24 @@ class GetReplayRequest(_message.Message):
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
     GAME_FIELD_NUMBER: _builtins.int
+    VALIDATION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.int
     game: _builtins.int
     """1 or 2"""
+    @_builtins.property
+    def validation(self) -> Global___VersionRef:
+        """set: this version's validation game (match_id, game unused)"""
+
     def __init__(
         self,
         *,
         match_id: _builtins.int = ...,
         game: _builtins.int = ...,
+        validation: Global___VersionRef | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["validation", b"validation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "match_id", b"match_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "match_id", b"match_id", "validation", b"validation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -449,15 +485,21 @@ class GetLogsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
+    VALIDATION_FIELD_NUMBER: _builtins.int
     match_id: _builtins.int
+    @_builtins.property
+    def validation(self) -> Global___VersionRef:
+        """set: this version's validation game (match_id unused)"""
+
     def __init__(
         self,
         *,
         match_id: _builtins.int = ...,
+        validation: Global___VersionRef | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["validation", b"validation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "validation", b"validation"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -102,7 +102,8 @@ class ArenaServicer:
     def Submit(self, request_iterator, context):
         """Upload a bot: the first message names it, the next ones carry the archive's bytes
         (a .tar.gz or .zip, at most 10 MiB). Nothing is stored unless the whole upload
-        arrives, passes the checks and plays its validation game.
+        arrives and passes the checks; then the version is stored "pending" and its
+        validation game queued for the workers, which make it "active" or "rejected".
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -127,15 +128,17 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetReplay(self, request, context):
-        """A played match's game as the replay JSON of docs/replay.md.
+        """A played match's game (or a version's validation game) as the replay JSON of
+        docs/replay.md.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetLogs(self, request, context):
-        """What the caller's bots in a played match wrote (every bot's, to an operator), by game
-        and seat, each log in parts of at most 256 KiB, in order.
+        """What the caller's bots in a played match (or the caller's version in its validation
+        game) wrote (every bot's, to an operator), by game and seat, each log in parts of at
+        most 256 KiB, in order.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

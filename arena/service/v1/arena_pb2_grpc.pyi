@@ -45,16 +45,20 @@ class ArenaStub:
     Submit: _grpc.StreamUnaryMultiCallable[_arena_pb2.SubmitRequest, _arena_pb2.SubmitResponse]
     """Upload a bot: the first message names it, the next ones carry the archive's bytes
     (a .tar.gz or .zip, at most 10 MiB). Nothing is stored unless the whole upload
-    arrives, passes the checks and plays its validation game.
+    arrives and passes the checks; then the version is stored "pending" and its
+    validation game queued for the workers, which make it "active" or "rejected".
     """
     ListBots: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsResponse]
     Ladder: _grpc.UnaryUnaryMultiCallable[_arena_pb2.LadderRequest, _arena_pb2.LadderResponse]
     ListMatches: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ListMatchesRequest, _arena_pb2.ListMatchesResponse]
     GetReplay: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetReplayRequest, _arena_pb2.GetReplayResponse]
-    """A played match's game as the replay JSON of docs/replay.md."""
+    """A played match's game (or a version's validation game) as the replay JSON of
+    docs/replay.md.
+    """
     GetLogs: _grpc.UnaryStreamMultiCallable[_arena_pb2.GetLogsRequest, _arena_pb2.LogPart]
-    """What the caller's bots in a played match wrote (every bot's, to an operator), by game
-    and seat, each log in parts of at most 256 KiB, in order.
+    """What the caller's bots in a played match (or the caller's version in its validation
+    game) wrote (every bot's, to an operator), by game and seat, each log in parts of at
+    most 256 KiB, in order.
     """
     GetCode: _grpc.UnaryStreamMultiCallable[_arena_pb2.GetCodeRequest, _arena_pb2.CodePart]
     """A stored version's code, to its owner (any version's to an operator): the archive the
@@ -79,16 +83,20 @@ class ArenaAsyncStub(ArenaStub):
     Submit: _aio.StreamUnaryMultiCallable[_arena_pb2.SubmitRequest, _arena_pb2.SubmitResponse]  # type: ignore[assignment]
     """Upload a bot: the first message names it, the next ones carry the archive's bytes
     (a .tar.gz or .zip, at most 10 MiB). Nothing is stored unless the whole upload
-    arrives, passes the checks and plays its validation game.
+    arrives and passes the checks; then the version is stored "pending" and its
+    validation game queued for the workers, which make it "active" or "rejected".
     """
     ListBots: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListBotsRequest, _arena_pb2.ListBotsResponse]  # type: ignore[assignment]
     Ladder: _aio.UnaryUnaryMultiCallable[_arena_pb2.LadderRequest, _arena_pb2.LadderResponse]  # type: ignore[assignment]
     ListMatches: _aio.UnaryUnaryMultiCallable[_arena_pb2.ListMatchesRequest, _arena_pb2.ListMatchesResponse]  # type: ignore[assignment]
     GetReplay: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetReplayRequest, _arena_pb2.GetReplayResponse]  # type: ignore[assignment]
-    """A played match's game as the replay JSON of docs/replay.md."""
+    """A played match's game (or a version's validation game) as the replay JSON of
+    docs/replay.md.
+    """
     GetLogs: _aio.UnaryStreamMultiCallable[_arena_pb2.GetLogsRequest, _arena_pb2.LogPart]  # type: ignore[assignment]
-    """What the caller's bots in a played match wrote (every bot's, to an operator), by game
-    and seat, each log in parts of at most 256 KiB, in order.
+    """What the caller's bots in a played match (or the caller's version in its validation
+    game) wrote (every bot's, to an operator), by game and seat, each log in parts of at
+    most 256 KiB, in order.
     """
     GetCode: _aio.UnaryStreamMultiCallable[_arena_pb2.GetCodeRequest, _arena_pb2.CodePart]  # type: ignore[assignment]
     """A stored version's code, to its owner (any version's to an operator): the archive the
@@ -116,7 +124,8 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_arena_pb2.SubmitResponse, _abc.Awaitable[_arena_pb2.SubmitResponse]]:
         """Upload a bot: the first message names it, the next ones carry the archive's bytes
         (a .tar.gz or .zip, at most 10 MiB). Nothing is stored unless the whole upload
-        arrives, passes the checks and plays its validation game.
+        arrives and passes the checks; then the version is stored "pending" and its
+        validation game queued for the workers, which make it "active" or "rejected".
         """
 
     @_abc_1.abstractmethod
@@ -146,7 +155,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.GetReplayRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.GetReplayResponse, _abc.Awaitable[_arena_pb2.GetReplayResponse]]:
-        """A played match's game as the replay JSON of docs/replay.md."""
+        """A played match's game (or a version's validation game) as the replay JSON of
+        docs/replay.md.
+        """
 
     @_abc_1.abstractmethod
     def GetLogs(
@@ -154,8 +165,9 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         request: _arena_pb2.GetLogsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_arena_pb2.LogPart], _abc.AsyncIterator[_arena_pb2.LogPart]]:
-        """What the caller's bots in a played match wrote (every bot's, to an operator), by game
-        and seat, each log in parts of at most 256 KiB, in order.
+        """What the caller's bots in a played match (or the caller's version in its validation
+        game) wrote (every bot's, to an operator), by game and seat, each log in parts of at
+        most 256 KiB, in order.
         """
 
     @_abc_1.abstractmethod

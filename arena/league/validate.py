@@ -1,0 +1,161 @@
+"""A submitted version's validation game: claimed from the validation queue, played in the
+sandbox, kept (its replay and each seat's log, as a match's are), then settled.
+
+Two copies of the version (seats 0 and 2) against two ``random`` bots, on one fixed seed. A
+fault of the version's (either copy) rejects it, with the forfeit's reason and where it
+happened; otherwise it becomes active and joins the ladder. The workers play these first,
+one at a time in version order (``arena.store.validations``); ``arena submit`` on a local
+data directory plays them itself, through the same ``validate_next``.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.bot_specs import SAMPLE_BOTS, BotSpec
+from arena.engine.replay import Forfeit
+from arena.limits import Limits
+from arena.play import GameSettings, game_replay, play_game
+from arena.render import forfeit_where
+from arena.sandbox import Sandbox
+from arena.store import BotVersion, MatchStatus, Store, Validation, VersionStatus
+
+from .files import DataDir
+from .submit import Submitted, settle
+
+log = logging.getLogger("arena.worker")
+
+VALIDATION_OPPONENT = "random"
+VALIDATION_SEED = 20261130
+VALIDATION_SEATS = (0, 2)  # the version's seats; the opponent's are 1 and 3
+
+
+@dataclass(frozen=True)
+class Validated:
+    """One validation claimed and played: its version as settled (or, ``failed``, still
+    pending: the platform could not play it, and it is queued again or given up)."""
+
+    settled: Submitted
+    failed: str | None = None
+
+
+def fault_of(forfeit: Forfeit | None) -> str | None:
+    """Why the version is rejected: its forfeit, with the deal and trick; None if it did not
+    fault (an opponent's fault ends the game early, but is not the version's)."""
+    if forfeit is None or forfeit.seat not in VALIDATION_SEATS:
+        return None
+    return f"validation game: {forfeit.reason}{forfeit_where(forfeit)}: {forfeit.detail}"
+
+
+def validate_next(
+    store: Store, data: DataDir, sandbox: Sandbox, worker_id: str, heartbeat_s: float = 5.0
+) -> Validated | None:
+    """Claim the first queued validation, play it, keep it, settle its version; None when
+    there is nothing to claim (none queued, or the first is being played elsewhere)."""
+    claimed = store.claim_validation(worker_id)
+    if claimed is None:
+        return None
+    version_id, lease = claimed.version_id, claimed.lease
+    beating = _Heartbeat(store, claimed, worker_id, heartbeat_s)
+    start = time.monotonic()
+    try:
+        version = store.version(version_id)
+        replay_key, logs_key, fault = _play(store, data, sandbox, version)
+        settled = settle(store, version_id, fault)  # before it is done: the next waits
+    except Exception as e:  # the platform failed, not the bot: handed back
+        error = f"{type(e).__name__}: {e}"
+        beating.stop()
+        status = store.fail_validation(version_id, worker_id, lease, error)
+        log.error(
+            f"validation of version {version_id} failed: {error}", exc_info=True,
+            extra={"event": "validation_failed", "version": version_id, "worker": worker_id,
+                   "error": error, "status": status},
+        )  # fmt: skip
+        return Validated(Submitted(store.version(version_id), False, 0), failed=error)
+    beating.stop()
+    store.finish_validation(
+        version_id, worker_id, lease, replay_path=replay_key, logs_path=logs_key
+    )
+    v = settled.version
+    log.info(
+        f"validation of {v.id}: {v.status}" + (f" ({v.reason})" if v.reason else ""),
+        extra={"event": "validation_done", "version": version_id, "worker": worker_id,
+               "status": v.status, "reason": v.reason, "scheduled": settled.scheduled,
+               "seconds": round(time.monotonic() - start, 3)},
+    )  # fmt: skip
+    return Validated(settled)
+
+
+def validate_until_settled(
+    store: Store,
+    data: DataDir,
+    sandbox: Sandbox,
+    version_id: int,
+    worker_id: str,
+    *,
+    silent_after_s: float = 60.0,
+    poll_s: float = 0.5,
+) -> Validated:
+    """Play the queued validations, in order, until ``version_id``'s is settled (a worker
+    elsewhere may play some of them meanwhile); the first platform failure of its own ends
+    the wait, its version still pending."""
+    while True:
+        store.reap_validations(silent_after_s)
+        done = validate_next(store, data, sandbox, worker_id)
+        if done is not None and done.failed and done.settled.version.id == version_id:
+            return done
+        version = store.version(version_id)
+        if version.status != VersionStatus.PENDING:
+            return Validated(Submitted(version, True, _scheduled(done, version_id)))
+        if store.validation(version_id).status == MatchStatus.ERROR:
+            return Validated(Submitted(version, False, 0), store.validation(version_id).last_error)
+        if done is None:
+            time.sleep(poll_s)
+
+
+def _scheduled(done: Validated | None, version_id: int) -> int:
+    if done is None or done.settled.version.id != version_id:
+        return 0  # settled by another worker: its count is that worker's to tell
+    return done.settled.scheduled
+
+
+def _play(
+    store: Store, data: DataDir, sandbox: Sandbox, version: BotVersion
+) -> tuple[str, str, str | None]:
+    """The game played and stored: its replay's key, its logs' key, the version's fault."""
+    bot = store.bot_by_id(version.bot_id)
+    own = BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path))
+    opponent = BotSpec(VALIDATION_OPPONENT, SAMPLE_BOTS / VALIDATION_OPPONENT)
+    limits = Limits()  # the defaults, whatever the ladder's: one bar for every submission
+    with tempfile.TemporaryDirectory(prefix="arena-validation-") as tmp:
+        settings = GameSettings(limits=limits, logs_dir=Path(tmp))
+        game = play_game([own, opponent, own, opponent], VALIDATION_SEED, sandbox, settings)
+        logs = {"game1": [data.store_blob(path.read_bytes(), ".log") for path in game.logs]}
+    # A bot that died at start-up leaves fewer players than seats: no think times then.
+    think = len(game.players) == len(game.bots)
+    replay_key = data.store_replays([game_replay(game, think=think)])
+    return replay_key, data.store_json(logs), fault_of(game.outcome.forfeit)
+
+
+class _Heartbeat:
+    """The claimed validation's heartbeat, from the claim until it is recorded."""
+
+    def __init__(self, store: Store, claimed: Validation, worker_id: str, every_s: float) -> None:
+        self._done = threading.Event()
+        version_id, lease = claimed.version_id, claimed.lease
+
+        def beat() -> None:
+            while not self._done.wait(every_s):
+                store.heartbeat_validation(version_id, worker_id, lease)
+
+        self._thread = threading.Thread(target=beat, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
