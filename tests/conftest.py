@@ -7,8 +7,14 @@ import functools
 import os
 
 import pytest
+from hypothesis import settings
 
 from arena.sandbox import docker_available
+
+# No deadline on property tests: an example's time is the shared machine's load, not a
+# property of the code (timings belong in bench/, never in assertions).
+settings.register_profile("arena", deadline=None)
+settings.load_profile("arena")
 
 
 @functools.cache
