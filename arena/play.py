@@ -73,12 +73,14 @@ class PlayedGame:
 
 
 def game_replay(game: PlayedGame, *, think: bool = False) -> Replay:
-    """The game's replay; with ``think``, each player's think time too."""
+    """The game's replay; with ``think``, each player's think time too (none for a seat
+    whose bot was never reached: a start-up fault ends the game before every seat is)."""
+    times = None
+    if think:
+        by_seat = {p.seat: p.timing.think() for p in game.players}
+        times = [by_seat.get(seat) for seat in range(len(game.bots))]
     return build_replay(
-        game.outcome.state,
-        [b.label for b in game.bots],
-        forfeit=game.outcome.forfeit,
-        think=[p.timing.think() for p in game.players] if think else None,
+        game.outcome.state, [b.label for b in game.bots], forfeit=game.outcome.forfeit, think=times
     )
 
 

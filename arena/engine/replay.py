@@ -88,7 +88,7 @@ def build_replay(
     names: Sequence[str],
     *,
     forfeit: Forfeit | None = None,
-    think: Sequence[ThinkTime] | None = None,
+    think: Sequence[ThinkTime | None] | None = None,
 ) -> Replay:
     """The replay of ``state`` (a finished game, or one ended by ``forfeit``); ``think``, by
     seat, adds each player's think time."""

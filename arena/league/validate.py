@@ -136,9 +136,7 @@ def _play(
         settings = GameSettings(limits=limits, logs_dir=Path(tmp))
         game = play_game([own, opponent, own, opponent], VALIDATION_SEED, sandbox, settings)
         logs = {"game1": [data.store_blob(path.read_bytes(), ".log") for path in game.logs]}
-    # A bot that died at start-up leaves fewer players than seats: no think times then.
-    think = len(game.players) == len(game.bots)
-    replay_key = data.store_replays([game_replay(game, think=think)])
+    replay_key = data.store_replays([game_replay(game, think=True)])
     return replay_key, data.store_json(logs), fault_of(game.outcome.forfeit)
 
 

@@ -137,3 +137,25 @@ def test_arena_play_records_think_time_when_asked(tmp_path: Path) -> None:
         assert 0 < player["think"]["max_ms"] <= player["think"]["total_ms"]
     stats = seat_statistics(Replay.from_dict(data))
     assert [s.decisions for s in stats] == [p["think"]["decisions"] for p in data["players"]]
+
+
+def test_a_bot_dead_at_start_up_is_recorded_with_think_time_asked(tmp_path: Path) -> None:
+    """A start-up fault ends the game before every seat is reached: the replay still records
+    it (the seats reached with their think time, the others without), as the ladder records
+    every match with think time. Without that, a bot dying at start-up made its own match a
+    platform error, never rated."""
+    bot = tmp_path / "dies"
+    bot.mkdir()
+    (bot / "bot.py").write_text("raise SystemExit(3)\n")
+    replay = tmp_path / "r.json"
+    result = run_arena(
+        "play", "random", str(bot), "random", "random", "--seed", "3", "--sandbox", "process",
+        "--record-think", "--replay", str(replay),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    data = load(replay)
+    assert data["result"]["forfeit"]["seat"] == 1
+    assert data["result"]["forfeit"]["reason"] == "startup"
+    assert [("think" in p) for p in data["players"]] == [True, False, False, False]
+    stats = seat_statistics(Replay.from_dict(data))
+    assert [s.forfeits for s in stats] == [{}, {"startup": 1}, {}, {}]
