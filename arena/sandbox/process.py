@@ -32,6 +32,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,7 +146,7 @@ def rlimit_prefix(limits: Limits) -> list[str]:
     ]
 
 
-@dataclass
+@dataclass(eq=False)  # by identity: the sandbox keeps the bots it started in a weak set
 class BotProcess:
     """A started bot: where it listens, what it wrote, and how it ended."""
 
@@ -182,12 +183,37 @@ class BotProcess:
         """Kill the bot and everything it started; wait for it."""
         if self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
+                if self.confined:
+                    # bwrap's child (its PID namespace's init, in a session of its own) is
+                    # killed first, with the namespace: killed alone, bwrap can leave a child
+                    # that had not yet asked to die with it running for ever. Stopped, bwrap
+                    # cannot start another meanwhile.
+                    os.kill(self.proc.pid, signal.SIGSTOP)
+                    for child in _children(self.proc.pid):
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(child, signal.SIGKILL)
                 os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
         # Confined, what it started is dead too (its PID namespace went with bwrap);
         # otherwise it may outlive it holding the pipe: then the reader, a daemon thread,
         # ends with the platform.
         self.capture.ended(wait_s=1.0)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, read from ``/proc``."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so after the last ")".
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            children.append(int(entry.name))
+    return children
 
 
 @dataclass
@@ -216,6 +242,7 @@ class ProcessSandbox:
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
         self._sweeper = Sweeper(sweep_scratch)  # what killed platform processes left here
+        self._started: weakref.WeakSet[BotProcess] = weakref.WeakSet()
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> BotProcess:
         workdir.mkdir(parents=True, exist_ok=True)
@@ -253,7 +280,9 @@ class ProcessSandbox:
         assert pipe is not None
         fd = pipe.fileno()
         capture = OutputCapture(lambda: os.read(fd, CHUNK), limits.output_bytes, workdir.name)
-        return BotProcess(proc, socket_path, capture, uid, self.confined)
+        bot = BotProcess(proc, socket_path, capture, uid, self.confined)
+        self._started.add(bot)
+        return bot
 
     def _confined(self, bot_dir: Path, workdir: Path, uid: int, limits: Limits) -> list[str]:
         """The command line that confines a bot, up to its ``python bot.py``."""
@@ -283,6 +312,11 @@ class ProcessSandbox:
         ]  # fmt: skip
 
     def close(self) -> None:
+        # Any bot still running (a table dropped on an error path) goes with its sandbox.
+        for bot in list(self._started):
+            if bot.proc.poll() is None:
+                bot.stop()
+        self._started.clear()
         self._sweeper.stop()
         self._spawner.shutdown(wait=True)
 

@@ -75,6 +75,7 @@ def test_local_and_queued_compare_score_the_same_pairs(service: Service, tmp_pat
         code = bot_copy(sample, tmp_path / name)
         assert service.arena("submit", code, "--name", name, "--token", token).returncode == 0
     service.start_worker("w1")
+    settled(service, ["h", "rand"])  # their validation games played by the worker
     args = ("--seed", 21, *WINDOW, "--max-pairs", 3)
     queued = service.arena("compare", "h", "rand", *args, "--token", token)
     local = service.local("compare", "h@1", "rand@1", *args, "--sandbox", "process")
