@@ -26,11 +26,37 @@ from arena.store import Match, MatchSpec, MatchStatus
 from tests.cli.runner import arena_executable, error_line
 from tests.league.conftest import Arena, bot_copy, table_rows
 
+# A random bot that takes 20 ms a decision: a match of it lasts seconds, not one.
+SLOW_RANDOM = """
+import time
 
-def two_bots(arena: Arena, tmp_path: Path) -> None:
-    """Active versions ``r1 v1`` and ``r2 v1`` (random bots): one ladder match queued."""
+from arena_sdk import Bot, run
+
+
+class SlowRandom(Bot):
+    def bid(self, obs):
+        time.sleep(0.02)
+        return self.rng.choice(obs.legal_bids)
+
+    def play(self, obs):
+        time.sleep(0.02)
+        return self.rng.choice(obs.legal_plays)
+
+
+if __name__ == "__main__":
+    run(SlowRandom())
+"""
+
+
+def two_bots(arena: Arena, tmp_path: Path, *, slow: bool = False) -> None:
+    """Active versions ``r1 v1`` and ``r2 v1`` (random bots): one ladder match queued. With
+    ``slow``, ``r1`` takes 20 ms a decision, so that the first match is still playing seconds
+    after a worker starts (from its second match on, a worker claims the next one ahead)."""
     token = arena.user("owner")
-    arena.seed(token, "r1", bot_copy("random", tmp_path / "r1", "one"))
+    r1 = bot_copy("random", tmp_path / "r1", "one")
+    if slow:
+        (r1 / "bot.py").write_text(SLOW_RANDOM)
+    arena.seed(token, "r1", r1)
     arena.seed(token, "r2", bot_copy("random", tmp_path / "r2", "two"))
 
 
@@ -139,7 +165,7 @@ def start_worker(arena: Arena, log: IO[str], **env: str) -> subprocess.Popen[byt
 
 def test_a_killed_worker_goes_silent(sqlite_arena: Arena, tmp_path: Path) -> None:
     arena = sqlite_arena
-    two_bots(arena, tmp_path)
+    two_bots(arena, tmp_path, slow=True)
     arena.ok("tournament", "create", "cup", "--bots", "r1,r2", "--games-per-pairing", 3)
     log = (tmp_path / "worker.log").open("w")
     worker = start_worker(arena, log)
