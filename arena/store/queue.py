@@ -26,6 +26,24 @@ from .errors import NotFound, StoreError
 from .models import Match, MatchStatus, Tournament, TournamentKind
 
 MAX_ATTEMPTS = 3
+
+
+def failed_values(attempts_column: Any, error: str, now: float) -> dict[str, Any]:
+    """The columns a failed attempt sets, for a match or a validation alike: one more
+    attempt, queued again or ``error`` on the last, the worker's hold released."""
+    attempts = attempts_column + 1
+    return {
+        "attempts": attempts,
+        "status": case(
+            (attempts >= MAX_ATTEMPTS, MatchStatus.ERROR.value), else_=MatchStatus.QUEUED.value
+        ),
+        "finished_at": case((attempts >= MAX_ATTEMPTS, now), else_=None),
+        "worker_id": None,
+        "heartbeat_at": None,
+        "last_error": " ".join(error.split())[:2000],
+    }
+
+
 Teams = tuple[tuple[int, int], tuple[int, int]]
 
 
@@ -200,17 +218,7 @@ class Queue(StoreBase):
         """An infrastructure failure: requeue the match, or mark it ``error`` on the third.
         Returns the new status, or None when this worker no longer owns the match."""
         now = time.time() if now is None else now
-        attempts = col(Match.attempts) + 1
-        values: dict[str, Any] = {
-            "attempts": attempts,
-            "status": case(
-                (attempts >= MAX_ATTEMPTS, MatchStatus.ERROR.value), else_=MatchStatus.QUEUED.value
-            ),
-            "finished_at": case((attempts >= MAX_ATTEMPTS, now), else_=None),
-            "worker_id": None,
-            "heartbeat_at": None,
-            "last_error": " ".join(error.split())[:2000],
-        }
+        values = failed_values(col(Match.attempts), error, now)
         status = self._owned_update(match_id, worker_id, lease, values)
         return None if status is None else MatchStatus(status)
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import case, func, update
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from .base import StoreBase
 from .errors import NotFound
 from .models import MatchStatus, Validation
-from .queue import MAX_ATTEMPTS
+from .queue import MAX_ATTEMPTS, failed_values
 
 WAITING = (MatchStatus.QUEUED, MatchStatus.RUNNING)
 
@@ -100,17 +100,7 @@ class Validations(StoreBase):
     ) -> MatchStatus | None:
         """The platform failed to play it: queued again, or ``error`` on the third time."""
         now = time.time() if now is None else now
-        attempts = col(Validation.attempts) + 1
-        values: dict[str, Any] = {
-            "attempts": attempts,
-            "status": case(
-                (attempts >= MAX_ATTEMPTS, MatchStatus.ERROR.value), else_=MatchStatus.QUEUED.value
-            ),
-            "finished_at": case((attempts >= MAX_ATTEMPTS, now), else_=None),
-            "worker_id": None,
-            "heartbeat_at": None,
-            "last_error": " ".join(error.split())[:2000],
-        }
+        values = failed_values(col(Validation.attempts), error, now)
         status = self._owned(version_id, worker_id, lease, values)
         return None if status is None else MatchStatus(status)
 
