@@ -193,7 +193,13 @@ def test_the_sample_bots_are_played_by_two_workers_and_ranked(stack: Stack) -> N
             by_web = json.load(answer)
         assert by_web == by_server  # one read model, two front ends
 
-        done_by = {w["name"]: w["matches_done"] for w in stack.json("status")["workers"]}
+        # A worker reports its finished matches with its next heartbeat (every 5 s), so the
+        # last match's count can lag the match itself by that much.
+        def counted() -> dict[str, int] | None:
+            done = {w["name"]: w["matches_done"] for w in stack.json("status")["workers"]}
+            return done if sum(done.values()) >= len(matches) else None
+
+        done_by = wait_for("every match counted by its worker", counted, within=60)
         assert sum(done_by.values()) == len(matches), done_by
     except BaseException:
         print(stack.logs())  # shown by pytest with the failure
