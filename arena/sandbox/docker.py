@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import stat
@@ -47,7 +48,7 @@ from .bot_socket import open_socket
 from .docker_engine import docker_client
 from .errors import SandboxError
 from .freezer import Freezer, container_freezer
-from .leftovers import Sweeper, alive, mark_owner, sweep_scratch
+from .leftovers import Containers, Sweeper, mark_owner, owner_gone, sweep_scratch
 from .output import Frames, OutputCapture
 from .procview import MASKED_PATHS, proc_view_binds
 
@@ -59,6 +60,7 @@ UP_POLL_S = 0.02  # how often to look whether a bot started has made its socket 
 DIED_POLL_S = 0.25  # how often to ask the engine whether a bot yet to make its socket died
 SESSION_LABEL = "arena.sandbox.session"
 OWNER_LABEL = "arena.sandbox.owner"  # host:pid of the platform process that started it
+CONTAINER_LABEL = "arena.sandbox.owner-container"  # its container's run, if in one: leftovers
 SHARED_DIR_VARIABLE = "ARENA_SANDBOX_DIR"
 _ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
 
@@ -184,6 +186,7 @@ class DockerSandbox:
             raise SandboxError(f"the Docker engine failed to look up {image}: {e}") from None
         self.session = uuid.uuid4().hex[:12]
         self.owner = f"{socket.gethostname()}:{os.getpid()}"
+        self.engine = engine_containers(self.client)  # a worker of compose.yaml runs in one
         self.proc_view = proc_view_binds()  # the container's own /proc files, if lxcfs runs
         self._count = 0
         self._lock = threading.Lock()
@@ -194,10 +197,10 @@ class DockerSandbox:
         self._sweeper = Sweeper(self._sweep)
 
     def _sweep(self) -> None:
-        remove_orphans(self.client)
-        sweep_scratch()
+        remove_orphans(self.client, self.engine)
+        sweep_scratch(engine=self.engine)
         if self.shared is not None:
-            sweep_scratch(self.shared)
+            sweep_scratch(self.shared, self.engine)
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> DockerBot:
         with self._lock:
@@ -207,7 +210,7 @@ class DockerSandbox:
         if self.shared is not None:
             try:
                 shared = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=self.shared))
-                mark_owner(shared)
+                mark_owner(shared, self.engine.here)
             except OSError as e:
                 raise SandboxError(f"cannot use {self.shared} for bot files: {e}") from None
         try:
@@ -258,7 +261,7 @@ class DockerSandbox:
                 self.image,
                 ["python3", "bot.py"],
                 name=name,
-                labels={SESSION_LABEL: self.session, OWNER_LABEL: self.owner},
+                labels=self._labels(),
                 detach=True,
                 user=BOT_USER,
                 working_dir="/bot",
@@ -298,6 +301,12 @@ class DockerSandbox:
         )  # fmt: skip
         watch.start()
         return bot
+
+    def _labels(self) -> dict[str, str]:
+        labels = {SESSION_LABEL: self.session, OWNER_LABEL: self.owner}
+        if self.engine.here is not None:
+            labels[CONTAINER_LABEL] = self.engine.here
+        return labels
 
     def remove_later(
         self, container: str, shared: Path | None = None, attached: socket.socket | None = None
@@ -396,17 +405,58 @@ def _ulimit(name: str, value: int) -> docker.types.Ulimit:
     return docker.types.Ulimit(name=name, soft=value, hard=value)
 
 
-def remove_orphans(client: docker.DockerClient) -> None:
-    """Remove bot containers whose platform process on this host is gone (killed, say)."""
-    host = socket.gethostname()
+def remove_orphans(client: docker.DockerClient, engine: Containers) -> None:
+    """Remove bot containers whose platform process is gone (killed, say): a process of this
+    host, or one that ran in a container of this engine (``leftovers``)."""
     with contextlib.suppress(*_ENGINE_ERRORS):
         for container in client.containers.list(
             all=True, filters={"label": OWNER_LABEL}, ignore_removed=True
         ):
             owner_host, _, pid = container.labels.get(OWNER_LABEL, "").rpartition(":")
-            if owner_host == host and pid.isdigit() and not alive(int(pid)):
+            if owner_gone(owner_host, pid, container.labels.get(CONTAINER_LABEL), engine):
                 with contextlib.suppress(*_ENGINE_ERRORS):
                     container.remove(force=True, v=True)
+
+
+# Docker bind-mounts each container's /etc/hostname from the engine's directory of that
+# container, named by its id: how a process finds the container it runs in.
+_HOSTNAME_MOUNT = re.compile(r"/containers/([0-9a-f]{64})/hostname ")
+
+
+def engine_containers(client: docker.DockerClient) -> Containers:
+    """This process's container run (``ID STARTED_AT``) if it runs in one of this engine's
+    containers, and how to tell that another's has ended."""
+    here = None
+    with contextlib.suppress(OSError):
+        for cid in set(_HOSTNAME_MOUNT.findall(Path("/proc/self/mountinfo").read_text())):
+            run = _container_run(client, cid)
+            if run is not None:
+                here = run
+                break
+    return Containers(here, lambda run: _run_ended(client, run))
+
+
+def _container_run(client: docker.DockerClient, cid: str) -> str | None:
+    """``ID STARTED_AT`` of container ``cid`` while it runs; None if it does not (or cannot
+    be asked)."""
+    try:
+        state = client.api.inspect_container(cid)["State"]
+    except _ENGINE_ERRORS:
+        return None
+    return f"{cid} {state['StartedAt']}" if state.get("Running") else None
+
+
+def _run_ended(client: docker.DockerClient, run: str) -> bool:
+    """Whether the container run ``ID STARTED_AT`` is over: the container removed, stopped,
+    or started again since. An engine that does not answer tells nothing: not over."""
+    cid, _, started = run.partition(" ")
+    try:
+        state = client.api.inspect_container(cid)["State"]
+    except docker.errors.NotFound:
+        return True
+    except _ENGINE_ERRORS:
+        return False
+    return not state.get("Running") or state.get("StartedAt") != started
 
 
 def leftover_containers(client: docker.DockerClient) -> list[Container]:

@@ -10,11 +10,12 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from arena.sandbox.docker import OWNER_LABEL, SESSION_LABEL
+from arena.sandbox.docker import CONTAINER_LABEL, OWNER_LABEL, SESSION_LABEL
 from arena.sandbox.docker_engine import docker_client
 from arena.sandbox.image import image_tag
 from arena.sandbox.leftovers import OWNER_FILE, SWEEP_S
@@ -31,10 +32,12 @@ def dead_pid() -> int:
     return done.pid
 
 
-def scratch(parent: Path, host: str, pid: int) -> Path:
+def scratch(parent: Path, host: str, pid: int, container: str | None = None) -> Path:
     """A scratch directory as a platform process leaves it, with its bots' files in it."""
     path = Path(tempfile.mkdtemp(prefix="arena-", dir=parent))
-    (path / OWNER_FILE).write_text(f"{host} {pid}\n")
+    (path / OWNER_FILE).write_text(
+        f"{host} {pid} {container}\n" if container else f"{host} {pid}\n"
+    )
     (path / "seat0" / "code").mkdir(parents=True)
     (path / "seat0" / "code" / "bot.py").write_text("print('hi')\n")
     return path
@@ -113,6 +116,63 @@ def test_a_worker_sweeps_a_dead_process_s_containers(
         assert eventually(lambda: gone(dead), within_s=SWEEP_S * 2)
         assert eventually(lambda: not directory.exists(), within_s=SWEEP_S * 2)
         assert not gone(live)
+    finally:
+        for left in made:
+            if not gone(left):
+                client.api.remove_container(left, force=True, v=True)
+        client.close()
+
+
+@pytest.mark.docker
+def test_a_worker_sweeps_what_a_worker_in_an_ended_container_left(
+    worker: tuple[Arena, Callable[..., object]],
+) -> None:
+    """A worker of compose.yaml runs in a container of the engine it starts bots in: a host
+    of its own, which no other worker can look into. Killed (``docker kill``), the bots it
+    started are found by any worker on that engine, through the container named in their
+    labels: stopped, removed or started again since, its bots are orphans."""
+    arena, start = worker
+    client = docker_client()
+    made: list[str] = []
+
+    def run(command: list[str], labels: dict[str, str] | None = None) -> str:
+        found = str(client.api.create_container(
+            image_tag(), command, network_disabled=True, labels=labels or {},
+            host_config=client.api.create_host_config(network_mode="none"),
+        )["Id"])  # fmt: skip
+        client.api.start(found)
+        made.append(found)
+        return found
+
+    def started(cid: str) -> str:
+        return f"{cid} {client.api.inspect_container(cid)['State']['StartedAt']}"
+
+    def bot_of(owner_run: str) -> str:
+        # As a worker in that container labels its bots: its host (the container's hostname)
+        # and pid there, which nobody else can check, and its container's run.
+        labels = {SESSION_LABEL: "test-sweep", OWNER_LABEL: f"{owner_run[:12]}:7"}
+        return run(["sleep", "600"], labels | {CONTAINER_LABEL: owner_run})
+
+    def gone(container_id: str) -> bool:
+        return not client.api.containers(all=True, filters={"id": container_id})
+
+    try:
+        live = run(["sleep", "600"])
+        killed = run(["sleep", "600"])
+        restarted = run(["sleep", "600"])
+        removed = run(["sleep", "600"])
+        runs = {c: started(c) for c in (live, killed, restarted, removed)}
+        bots = {c: bot_of(runs[c]) for c in runs}
+        kept_dir = scratch(arena.tmp, live[:12], 7, runs[live])
+        left_dir = scratch(arena.tmp, killed[:12], 7, runs[killed])
+        client.api.kill(killed)
+        client.api.restart(restarted, timeout=0)
+        client.api.remove_container(removed, force=True)
+        start("docker")
+        for owner in (killed, restarted, removed):
+            assert eventually(partial(gone, bots[owner]), within_s=SWEEP_S * 2), owner
+        assert eventually(lambda: not left_dir.exists(), within_s=SWEEP_S * 2)
+        assert not gone(bots[live]) and kept_dir.exists()
     finally:
         for left in made:
             if not gone(left):
