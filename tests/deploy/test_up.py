@@ -210,16 +210,15 @@ def test_a_killed_worker_s_match_is_played_again_once_by_the_other(
 
         victim, in_hand = wait_for("a match in play", running_with_bots, within=600)
         container = worker_container(victim)
-        stack_dead = subprocess.run(["docker", "kill", container], capture_output=True, text=True)
-        assert stack_dead.returncode == 0, stack_dead.stderr
-        killed_at = time.monotonic()
+        killed = subprocess.run(["docker", "kill", container], capture_output=True, text=True)
+        assert killed.returncode == 0, killed.stderr
 
+        # The bound: a sweep runs every 30 s in every worker.
         wait_for(
             "the killed worker's bots removed",
             lambda: True if not bots_of(client, container) else None,
-            within=90,
+            within=60,
         )
-        assert time.monotonic() - killed_at < 60 + 5  # a sweep every 30 s: a bound, not a race
 
         def replayed() -> list[dict[str, Any]] | None:
             rows = match_rows(stack, in_hand)
