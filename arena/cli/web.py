@@ -33,12 +33,14 @@ def web_command(
         setup_logging()
     except ValueError as e:
         fail(str(e))
+    # The address first: one refused is one error line, and opens (or migrates) nothing.
+    sock = _listening(listen)
     try:
         ladder = open_ladder()
     except StoreError as e:
+        sock.close()
         fail(str(e))
     try:
-        sock = _listening(listen)
         out.print(f"serving the arena at {url_of(sock)}", markup=False)
         serve(create_app(ladder), sock)
     finally:
