@@ -114,7 +114,8 @@ def make_previous_database(stack: Stack) -> None:
         code = submission.pack(ROOT / "sample_bots" / "random")
         with engine.begin() as connection:
             make_previous_release(connection)
-            for key in ("code/h1", "code/h2"):
+            keys = connection.execute(text("SELECT archive_path FROM bot_versions")).scalars()
+            for key in list(keys):
                 connection.execute(
                     text("INSERT INTO blobs (key, size, data, created_at) VALUES (:k, :s, :d, 1)"),
                     {"k": key, "s": len(code), "d": code},
