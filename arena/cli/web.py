@@ -22,16 +22,25 @@ def web_command(
     the store named by ARENA_DATABASE_URL (default: SQLite in $ARENA_HOME). Runs until
     SIGINT or SIGTERM."""
     from arena.league.api import open_ladder  # the web's imports only when serving
+    from arena.logs import setup_logging
     from arena.store import StoreError
     from arena.web import create_app
     from arena.web.server import serve, url_of
 
     try:
+        # Its events on stderr as the server's and the workers' are: the web opens the
+        # store too, and may be the process that migrates it (event schema_migrated).
+        setup_logging()
+    except ValueError as e:
+        fail(str(e))
+    # The address first: one refused is one error line, and opens (or migrates) nothing.
+    sock = _listening(listen)
+    try:
         ladder = open_ladder()
     except StoreError as e:
+        sock.close()
         fail(str(e))
     try:
-        sock = _listening(listen)
         out.print(f"serving the arena at {url_of(sock)}", markup=False)
         serve(create_app(ladder), sock)
     finally:

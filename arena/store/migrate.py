@@ -7,6 +7,8 @@ that, with the schema already at ``HEAD``, bought nothing.
 
 from __future__ import annotations
 
+import logging
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +19,8 @@ from . import models  # noqa: F401  (registers the tables on SQLModel.metadata)
 
 if TYPE_CHECKING:
     from alembic.config import Config
+
+log = logging.getLogger("arena.store")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 HEAD = "0007"  # the newest script's revision: tests/store/test_migrations.py holds it to that
@@ -50,13 +54,18 @@ def current_revision(connection: Connection) -> str | None:
 
 
 def upgrade_to_head(engine: Engine) -> None:
-    """Migrate to the newest schema in one transaction (a no-op when already there)."""
+    """Migrate to the newest schema in one transaction (a no-op when already there). The
+    process that migrates logs it (event ``schema_migrated``, once it has committed); one
+    that finds it done, at once or after waiting for the lock, logs nothing."""
     with engine.connect() as probe:
         if current_revision(probe) == HEAD:
             return
     from alembic import command
 
     head = head_revision()
+    migrated_from: str | None = None
+    migrated = False
+    start = 0.0
     with engine.connect().execution_options(sqlite_immediate=True) as connection:
         # SQLite alters a table by rebuilding it: dropping the old one while other tables
         # refer to it. Its foreign keys are off meanwhile (outside a transaction is the only
@@ -70,13 +79,24 @@ def upgrade_to_head(engine: Engine) -> None:
                     connection.execute(
                         text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY}
                     )
-                if current_revision(connection) != head:
+                # Read again under the lock: another process may have migrated meanwhile.
+                migrated_from = current_revision(connection)
+                if migrated_from != head:
+                    start = time.monotonic()  # the migration's time, not the lock's wait
                     command.upgrade(alembic_config(connection), "head")
+                    migrated = True
                 if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                     raise RuntimeError("a migration broke a foreign key")
         finally:
             if sqlite:
                 connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
+    if migrated:
+        seconds = round(time.monotonic() - start, 3)
+        log.info(
+            f"schema migrated from {migrated_from or 'nothing'} to {head} in {seconds} s",
+            extra={"event": "schema_migrated", "from_revision": migrated_from,
+                   "to_revision": head, "seconds": seconds},
+        )  # fmt: skip
 
 
 def schema_diff(engine: Engine) -> list[Any]:

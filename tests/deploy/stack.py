@@ -102,7 +102,11 @@ class Stack:
 
     def worker_containers(self) -> dict[str, str]:
         """Each worker container's id: its start time and restart count."""
-        ids = self.compose("ps", "-q", "worker").stdout.split()
+        return self.containers("worker")
+
+    def containers(self, service: str) -> dict[str, str]:
+        """Each of the service's containers' id: its start time and restart count."""
+        ids = self.compose("ps", "-q", service).stdout.split()
         fmt = "{{.State.StartedAt}} {{.RestartCount}}"
         return {
             i: subprocess.run(

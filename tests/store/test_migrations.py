@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from alembic import command
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
@@ -22,6 +24,7 @@ from arena.store.migrate import (
     schema_diff,
 )
 from arena.store.tokens import token_hash
+from tests.store.previous_release import PREVIOUS_HEAD, make_previous_release
 
 TABLES = {
     "alembic_version",
@@ -63,7 +66,35 @@ def test_reopening_keeps_the_data(db_url: str) -> None:
         again.close()
 
 
-def test_workers_opening_a_fresh_database_at_once_migrate_it_once(db_url: str) -> None:
+def migrated(records: list[logging.LogRecord]) -> list[tuple[Any, Any]]:
+    """The ``schema_migrated`` events logged: each one's from and to revisions."""
+    return [
+        (getattr(r, "from_revision", None), getattr(r, "to_revision", None))
+        for r in records
+        if getattr(r, "event", None) == "schema_migrated"
+    ]
+
+
+def test_the_process_that_migrates_says_so_and_one_that_finds_it_done_does_not(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="arena.store")
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            make_previous_release(connection, [])
+    finally:
+        engine.dispose()
+    open_store(db_url).close()
+    assert migrated(caplog.records) == [(PREVIOUS_HEAD, HEAD)]
+    open_store(db_url).close()
+    assert migrated(caplog.records) == [(PREVIOUS_HEAD, HEAD)]  # none the second time
+
+
+def test_workers_opening_a_fresh_database_at_once_migrate_it_once(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="arena.store")
     errors: list[BaseException] = []
 
     def open_and_close() -> None:
@@ -78,6 +109,7 @@ def test_workers_opening_a_fresh_database_at_once_migrate_it_once(db_url: str) -
     for thread in threads:
         thread.join()
     assert errors == []
+    assert migrated(caplog.records) == [(None, HEAD)]  # one migrated; three found it done
     store = open_store(db_url)
     try:
         assert schema_diff(store.engine) == []
