@@ -1,5 +1,6 @@
-"""compose.yaml, as Compose reads it: valid, with PostgreSQL, the server and the worker, and
-the two services that start bots able to do so through the host's engine.
+"""compose.yaml, as Compose reads it: valid, with PostgreSQL, the server and the worker; the
+worker, which starts bots, able to do so through the host's engine, to freeze them and to
+give them lxcfs's files; the server and the web, which play no game, mounting nothing.
 
 Checked with Debian's ``docker-compose`` (1.29; ``./run test`` installs it), which parses,
 interpolates and validates the file without building or starting anything. Skipped when it
@@ -16,9 +17,12 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
+from arena.sandbox.freezer import HOST_CGROUP_ROOT
+from arena.sandbox.procview import LXCFS_DIR
+
 ROOT = Path(__file__).resolve().parents[2]
 SOCKET = "/var/run/docker.sock"
-BOT_STARTERS = ("server", "worker")  # they start bots' containers: socket and shared dir
+CGROUP = "/sys/fs/cgroup"
 
 
 def compose(*args: str) -> str:
@@ -51,8 +55,8 @@ def test_the_services_and_the_database_volume() -> None:
     assert "postgres" in compose("config", "--volumes").split()
 
 
-@pytest.mark.parametrize("service", BOT_STARTERS)
-def test_bots_can_be_started_through_the_hosts_engine(service: str) -> None:
+def test_bots_can_be_started_through_the_hosts_engine() -> None:
+    service = "worker"
     block = service_block(compose("config"), service)
     mounts = volumes(block)
     assert (SOCKET, SOCKET) in mounts, f"{service} does not mount the Docker socket: {mounts}"
@@ -64,6 +68,21 @@ def test_bots_can_be_started_through_the_hosts_engine(service: str) -> None:
     assert setting(block, "ARENA_SANDBOX") == "docker"
     assert setting(block, "ARENA_DATABASE_URL").startswith("postgresql")
     assert re.search(r"^\s+postgres:\s*$", block, re.MULTILINE), f"{service}: no depends_on"
+
+
+def test_the_worker_can_freeze_its_bots_and_give_them_lxcfs() -> None:
+    mounts = volumes(service_block(compose("config"), "worker"))
+    # The host's cgroup tree where the freezer looks for a bot's cgroup by its id; lxcfs's
+    # files at the host's path, which the engine resolves when it binds them into a bot.
+    assert (CGROUP, str(HOST_CGROUP_ROOT)) in mounts, mounts
+    assert (str(LXCFS_DIR), str(LXCFS_DIR)) in mounts, mounts
+
+
+@pytest.mark.parametrize("service", ["server", "web"])
+def test_the_services_that_play_no_game_mount_nothing(service: str) -> None:
+    block = service_block(compose("config"), service)
+    assert SOCKET not in block  # no power over the host's engine
+    assert not re.search(r"^\s+volumes:", block, re.MULTILINE), block
 
 
 def test_the_web_is_read_only_and_on_this_host_by_default() -> None:
