@@ -29,14 +29,15 @@ from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
 from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
-from arena.league.api import Ladder, LocalLadder, MatchRow, NoResult
+from arena.league.api import Ladder, LocalLadder, NoResult
 from arena.league.compare import resolve_version
 from arena.league.files import DataDir, export_archive
-from arena.league.standings import ALL_ONLY, DETAIL_LABELS, Standing
+from arena.league.standings import ALL_ONLY, DETAIL_LABELS
 from arena.league.submit import LADDER, submit
 from arena.league.validate import validate_until_settled
 from arena.league.worker import Worker, WorkerConfig
 from arena.logs import setup_logging
+from arena.read_model import MatchRow, Standing
 from arena.render import deal_lines, forfeit_lines, statistics_lines
 from arena.sandbox import Sandbox, SandboxError
 from arena.service.client import RemoteError, RemoteLadder

@@ -11,13 +11,25 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 from arena.engine.replay import Replay
 from arena.ladder import Format
 from arena.ladder.pairs import seat_in
+from arena.read_model import (
+    BotLog,
+    CompareLine,
+    CompareSettings,
+    MatchRow,
+    Standing,
+    Status,
+    StoredCode,
+    SubmitOutcome,
+    TokenRow,
+    VersionRow,
+)
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
     BotVersion,
@@ -35,11 +47,11 @@ from arena.store import (
     open_store,
 )
 
-from .compare import CompareLine, CompareSettings, compare_queued, resolve_version
+from .compare import compare_queued, resolve_version
 from .files import DataDir
 from .labels import Labels
-from .standings import Standing, standings
-from .status import Status, status
+from .standings import standings
+from .status import status
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
@@ -47,63 +59,6 @@ from .validate import VALIDATION_SEATS, validate_until_settled
 
 class NoResult(Exception):
     """A match that has not been played (yet): no replay, no logs."""
-
-
-@dataclass(frozen=True)
-class VersionRow:
-    bot: str
-    number: int
-    status: str
-    reason: str
-    content_hash: str
-    # Its validation game: queued, running, done (its replay and logs kept), error (the
-    # platform gave up on it; submitting the same code queues it again), or "" (none).
-    validation: str = ""
-
-    @property
-    def label(self) -> str:
-        return f"{self.bot} v{self.number}"
-
-
-@dataclass(frozen=True)
-class SubmitOutcome:
-    version: VersionRow
-    new: bool  # False: this very code was submitted before
-    scheduled: int  # ladder matches scheduled for it
-
-
-@dataclass(frozen=True)
-class MatchRow:
-    id: int
-    schedule_index: int
-    team0: str
-    team1: str
-    status: str
-    points: tuple[int, int] | None  # team 0's and team 1's, once done
-    winner: str  # "team 0", "team 1" or "draw" once done
-    note: str  # the forfeit, or the last infrastructure failure
-
-
-@dataclass(frozen=True)
-class BotLog:
-    game: int  # 1 or 2
-    seat: int  # the seat in that game
-    first_seat: int  # the same bot's seat in the first game
-    label: str  # "name vN"
-    output: bytes
-
-
-@dataclass(frozen=True)
-class StoredCode:
-    label: str  # "name vN"
-    archive: bytes  # the .tar.gz the store keeps (``submission.pack``'s)
-
-
-@dataclass(frozen=True)
-class TokenRow:
-    name: str
-    created_at: float
-    expires_at: float | None  # None: never
 
 
 def match_row(labels: Labels, m: Match) -> MatchRow:

@@ -16,7 +16,7 @@ from arena.ladder.ratings import Z95
 from arena.ladder.weng_lin import WengLin
 from arena.league.api import open_ladder
 from arena.league.rating import done_results
-from arena.league.standings import Standing
+from arena.read_model import Standing
 from arena.service.convert import standing_message, standing_row
 from arena.store import RatingModelName
 from arena.web import bound_socket, create_app
