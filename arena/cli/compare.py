@@ -60,7 +60,7 @@ from arena.sandbox import SandboxError
 from arena.service.tls import ClientTls
 
 from .app import app, fail, out, sandbox_for, seed_or_random
-from .ladder import data_dir, ladder_for, opened_store, token_of
+from .ladder import ladder_for, local_ladder, token_of
 from .options import PlaintextOption, SandboxOption, ServerOption, TlsCaOption, TokenOption
 
 
@@ -166,6 +166,6 @@ def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """A bot spec as ``arena play`` takes it, or ``NAME@N``: a version in the local store."""
     if "@" not in spec or Path(spec).exists():
         return resolve_bot(spec, unpacked)
-    with opened_store() as store:
-        version = resolve_version(store, spec)
-        return BotSpec(spec, data_dir(store).code_dir(version.archive_path))
+    with local_ladder() as ladder:
+        version = resolve_version(ladder.store, spec)
+        return BotSpec(spec, ladder.data.code_dir(version.archive_path))

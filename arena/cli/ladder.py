@@ -7,6 +7,7 @@ and the files in ``$ARENA_HOME``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shlex
@@ -14,10 +15,10 @@ import signal
 import socket
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -29,9 +30,9 @@ from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
 from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
-from arena.league.api import Ladder, LocalLadder, NoResult
+from arena.league.api import Ladder, LocalLadder, NoResult, cached_data, open_ladder
 from arena.league.compare import resolve_version
-from arena.league.files import DataDir, export_archive
+from arena.league.files import export_archive
 from arena.league.standings import ALL_ONLY, DETAIL_LABELS
 from arena.league.submit import LADDER, submit
 from arena.league.validate import validate_until_settled
@@ -40,7 +41,7 @@ from arena.logs import setup_logging
 from arena.read_model import MatchRow, Standing
 from arena.render import deal_lines, forfeit_lines, statistics_lines
 from arena.sandbox import Sandbox, SandboxError
-from arena.service.client import RemoteError, RemoteLadder
+from arena.service.client import RemoteError
 from arena.service.tls import ClientTls
 from arena.store import (
     Match,
@@ -49,7 +50,6 @@ from arena.store import (
     Store,
     StoreError,
     Tournament,
-    arena_home,
     open_store,
 )
 from arena.submission import SubmissionError
@@ -90,43 +90,44 @@ def opened_store() -> Iterator[Store]:
 
 PLAINTEXT_OFF = ClientTls()  # TLS, trusting the system's roots
 
+L = TypeVar("L", bound=Ladder)
+
 
 @contextlib.contextmanager
+def opened(open_it: Callable[[], L]) -> Iterator[L]:
+    """The ladder ``open_it`` opens (``open_ladder``), closed after; every error opening or
+    using it as one ``error:`` line."""
+    try:
+        ladder = open_it()
+    except (StoreError, ValueError) as e:
+        fail(str(e))
+    try:
+        yield ladder
+    except (RemoteError, *USER_ERRORS) as e:
+        fail(str(e))
+    finally:
+        ladder.close()
+
+
 def ladder_for(
     server: str | None,
     sandbox: str | None = None,
     tls: ClientTls = PLAINTEXT_OFF,
     *,
     fallback: bool = True,
-) -> Iterator[Ladder]:
+) -> contextlib.AbstractContextManager[Ladder]:
     """The ladder on ``server`` (host:port, over ``tls``), else the local store (its sandbox
     as ``sandbox_for`` chooses it); every error as one ``error:`` line."""
-    if server:
-        try:
-            remote = RemoteLadder(server, tls)
-        except ValueError as e:
-            fail(str(e))
-        try:
-            yield remote
-        except (RemoteError, *USER_ERRORS) as e:
-            fail(str(e))
-        finally:
-            remote.close()
-        return
-    with local_ladder(sandbox, fallback=fallback) as ladder:
-        yield ladder
+    chosen = functools.partial(sandbox_for, sandbox, fallback=fallback)
+    return opened(lambda: open_ladder(server=server, tls=tls, sandbox=chosen))
 
 
-@contextlib.contextmanager
-def local_ladder(sandbox: str | None = None, *, fallback: bool = True) -> Iterator[LocalLadder]:
+def local_ladder(
+    sandbox: str | None = None, *, fallback: bool = True
+) -> contextlib.AbstractContextManager[LocalLadder]:
     """The ladder on this machine's store; every error as one ``error:`` line."""
-    with opened_store() as store:
-        yield LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox, fallback=fallback))
-
-
-def data_dir(store: Store) -> DataDir:
-    """Stored files, with bot code unpacked into this machine's cache under $ARENA_HOME."""
-    return DataDir(store, arena_home() / "cache")
+    chosen = functools.partial(sandbox_for, sandbox, fallback=fallback)
+    return opened(lambda: open_ladder(sandbox=chosen))
 
 
 NO_TOKEN = (
@@ -276,7 +277,7 @@ def bots_export(
         return
     with opened_store() as store:
         found = resolve_version(store, version)
-        data_dir(store).export_code(found.archive_path, output)
+        cached_data(store).export_code(found.archive_path, output)
     out.print(f"{store.bot_by_id(found.bot_id).name} v{found.number} -> {output}", markup=False)
 
 
@@ -738,7 +739,7 @@ def demo(
                 assert queued.version.id is not None
                 worker = f"{socket.gethostname()}:{os.getpid()}:demo"
                 validated = validate_until_settled(
-                    store, data_dir(store), backend, queued.version.id, worker
+                    store, ladder.data, backend, queued.version.id, worker
                 )
                 done = validated.settled
                 v = done.version

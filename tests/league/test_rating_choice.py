@@ -93,7 +93,7 @@ def web_page(arena: Arena, path: str) -> str:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
-        ladder.store.close()
+        ladder.close()
 
 
 @pytest.mark.parametrize(
