@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -73,40 +73,35 @@ app.add_typer(tournament_app, name="tournament")
 USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
 
 
-@contextlib.contextmanager
-def opened_store() -> Iterator[Store]:
-    """The store, with every store / sandbox / submission error as one ``error:`` line."""
-    try:
-        store = open_store()
-    except StoreError as e:
-        fail(str(e))
-    try:
-        yield store
-    except USER_ERRORS as e:
-        fail(str(e))
-    finally:
-        store.close()
+class _Closes(Protocol):
+    def close(self) -> None: ...
 
 
-PLAINTEXT_OFF = ClientTls()  # TLS, trusting the system's roots
-
-L = TypeVar("L", bound=Ladder)
+C = TypeVar("C", bound=_Closes)
 
 
 @contextlib.contextmanager
-def opened(open_it: Callable[[], L]) -> Iterator[L]:
-    """The ladder ``open_it`` opens (``open_ladder``), closed after; every error opening or
-    using it as one ``error:`` line."""
+def opened(open_it: Callable[[], C]) -> Iterator[C]:
+    """The ladder (``open_ladder``) or store (``open_store``) ``open_it`` opens, closed
+    after; every error opening or using it as one ``error:`` line."""
     try:
-        ladder = open_it()
+        it = open_it()
     except (StoreError, ValueError) as e:
         fail(str(e))
     try:
-        yield ladder
+        yield it
     except (RemoteError, *USER_ERRORS) as e:
         fail(str(e))
     finally:
-        ladder.close()
+        it.close()
+
+
+def opened_store() -> contextlib.AbstractContextManager[Store]:
+    """The store, with every store / sandbox / submission error as one ``error:`` line."""
+    return opened(open_store)
+
+
+PLAINTEXT_OFF = ClientTls()  # TLS, trusting the system's roots
 
 
 def ladder_for(
