@@ -148,7 +148,7 @@ def served(url: str) -> Iterator[str]:
         server.should_exit = True
         thread.join(30)
         sock.close()
-        lad.store.close()
+        lad.close()
 
 
 def latencies(base: str, path: str, n: int) -> list[float]:

@@ -52,14 +52,15 @@ import typer
 
 from arena.bot_specs import BotSpec, resolve_bot
 from arena.ladder.sprt import Verdict
-from arena.league.compare import CompareLine, CompareSettings, compare_locally, resolve_version
+from arena.league.compare import compare_locally, resolve_version
 from arena.league.files import export_archive
 from arena.limits import Limits
+from arena.read_model import CompareLine, CompareSettings
 from arena.sandbox import SandboxError
 from arena.service.tls import ClientTls
 
 from .app import app, fail, out, sandbox_for, seed_or_random
-from .ladder import data_dir, ladder_for, opened_store, token_of
+from .ladder import ladder_for, local_ladder, token_of
 from .options import PlaintextOption, SandboxOption, ServerOption, TlsCaOption, TokenOption
 
 
@@ -165,6 +166,6 @@ def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """A bot spec as ``arena play`` takes it, or ``NAME@N``: a version in the local store."""
     if "@" not in spec or Path(spec).exists():
         return resolve_bot(spec, unpacked)
-    with opened_store() as store:
-        version = resolve_version(store, spec)
-        return BotSpec(spec, data_dir(store).code_dir(version.archive_path))
+    with local_ladder() as ladder:
+        version = resolve_version(ladder.store, spec)
+        return BotSpec(spec, ladder.data.code_dir(version.archive_path))

@@ -7,6 +7,7 @@ and the files in ``$ARENA_HOME``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shlex
@@ -14,10 +15,10 @@ import signal
 import socket
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -29,17 +30,18 @@ from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
 from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
-from arena.league.api import Ladder, LocalLadder, MatchRow, NoResult
+from arena.league.api import Ladder, LocalLadder, NoResult, cached_data, open_ladder
 from arena.league.compare import resolve_version
-from arena.league.files import DataDir, export_archive
-from arena.league.standings import ALL_ONLY, DETAIL_LABELS, Standing
+from arena.league.files import export_archive
+from arena.league.standings import ALL_ONLY, DETAIL_LABELS
 from arena.league.submit import LADDER, submit
 from arena.league.validate import validate_until_settled
 from arena.league.worker import Worker, WorkerConfig
 from arena.logs import setup_logging
+from arena.read_model import MatchRow, Standing
 from arena.render import deal_lines, forfeit_lines, statistics_lines
 from arena.sandbox import Sandbox, SandboxError
-from arena.service.client import RemoteError, RemoteLadder
+from arena.service.client import RemoteError
 from arena.service.tls import ClientTls
 from arena.store import (
     Match,
@@ -48,7 +50,6 @@ from arena.store import (
     Store,
     StoreError,
     Tournament,
-    arena_home,
     open_store,
 )
 from arena.submission import SubmissionError
@@ -72,60 +73,56 @@ app.add_typer(tournament_app, name="tournament")
 USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
 
 
+class _Closes(Protocol):
+    def close(self) -> None: ...
+
+
+C = TypeVar("C", bound=_Closes)
+
+
 @contextlib.contextmanager
-def opened_store() -> Iterator[Store]:
-    """The store, with every store / sandbox / submission error as one ``error:`` line."""
+def opened(open_it: Callable[[], C]) -> Iterator[C]:
+    """The ladder (``open_ladder``) or store (``open_store``) ``open_it`` opens, closed
+    after; every error opening or using it as one ``error:`` line."""
     try:
-        store = open_store()
-    except StoreError as e:
+        it = open_it()
+    except (StoreError, ValueError) as e:
         fail(str(e))
     try:
-        yield store
-    except USER_ERRORS as e:
+        yield it
+    except (RemoteError, *USER_ERRORS) as e:
         fail(str(e))
     finally:
-        store.close()
+        it.close()
+
+
+def opened_store() -> contextlib.AbstractContextManager[Store]:
+    """The store, with every store / sandbox / submission error as one ``error:`` line."""
+    return opened(open_store)
 
 
 PLAINTEXT_OFF = ClientTls()  # TLS, trusting the system's roots
 
 
-@contextlib.contextmanager
 def ladder_for(
     server: str | None,
     sandbox: str | None = None,
     tls: ClientTls = PLAINTEXT_OFF,
     *,
     fallback: bool = True,
-) -> Iterator[Ladder]:
+) -> contextlib.AbstractContextManager[Ladder]:
     """The ladder on ``server`` (host:port, over ``tls``), else the local store (its sandbox
     as ``sandbox_for`` chooses it); every error as one ``error:`` line."""
-    if server:
-        try:
-            remote = RemoteLadder(server, tls)
-        except ValueError as e:
-            fail(str(e))
-        try:
-            yield remote
-        except (RemoteError, *USER_ERRORS) as e:
-            fail(str(e))
-        finally:
-            remote.close()
-        return
-    with local_ladder(sandbox, fallback=fallback) as ladder:
-        yield ladder
+    chosen = functools.partial(sandbox_for, sandbox, fallback=fallback)
+    return opened(lambda: open_ladder(server=server, tls=tls, sandbox=chosen))
 
 
-@contextlib.contextmanager
-def local_ladder(sandbox: str | None = None, *, fallback: bool = True) -> Iterator[LocalLadder]:
+def local_ladder(
+    sandbox: str | None = None, *, fallback: bool = True
+) -> contextlib.AbstractContextManager[LocalLadder]:
     """The ladder on this machine's store; every error as one ``error:`` line."""
-    with opened_store() as store:
-        yield LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox, fallback=fallback))
-
-
-def data_dir(store: Store) -> DataDir:
-    """Stored files, with bot code unpacked into this machine's cache under $ARENA_HOME."""
-    return DataDir(store, arena_home() / "cache")
+    chosen = functools.partial(sandbox_for, sandbox, fallback=fallback)
+    return opened(lambda: open_ladder(sandbox=chosen))
 
 
 NO_TOKEN = (
@@ -275,7 +272,7 @@ def bots_export(
         return
     with opened_store() as store:
         found = resolve_version(store, version)
-        data_dir(store).export_code(found.archive_path, output)
+        cached_data(store).export_code(found.archive_path, output)
     out.print(f"{store.bot_by_id(found.bot_id).name} v{found.number} -> {output}", markup=False)
 
 
@@ -737,7 +734,7 @@ def demo(
                 assert queued.version.id is not None
                 worker = f"{socket.gethostname()}:{os.getpid()}:demo"
                 validated = validate_until_settled(
-                    store, data_dir(store), backend, queued.version.id, worker
+                    store, ladder.data, backend, queued.version.id, worker
                 )
                 done = validated.settled
                 v = done.version

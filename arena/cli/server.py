@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from arena.league.api import LocalLadder
+from arena.league.api import open_ladder
 from arena.logs import setup_logging
 from arena.service.limits import ServiceLimits
 from arena.service.server import serve
@@ -19,7 +19,7 @@ from arena.service.tls import server_credentials
 from arena.store import arena_home
 
 from .app import app, fail
-from .ladder import data_dir, opened_store
+from .ladder import opened
 
 D = ServiceLimits()  # the defaults, shown by --help
 log = logging.getLogger("arena.server")
@@ -85,8 +85,7 @@ def server_command(
         credentials = server_credentials(tls_cert, tls_key) if tls_cert and tls_key else None
     except ValueError as e:
         fail(str(e))
-    with opened_store() as store:
-        ladder = LocalLadder(store, data_dir(store))  # no sandbox: it plays no game
+    with opened(open_ladder) as ladder:  # no sandbox: it plays no game
         try:
             server = serve(
                 listen, ladder, arena_home() / "spool", limits=limits, credentials=credentials

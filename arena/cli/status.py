@@ -9,10 +9,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.league.status import Status
 from arena.league.worker import WorkerConfig
+from arena.read_model import MatchStatus, Status
 from arena.service.tls import ClientTls
-from arena.store import MatchStatus
 
 from .app import app, cells, fail, out
 from .ladder import ladder_for, print_table

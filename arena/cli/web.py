@@ -44,7 +44,7 @@ def web_command(
         out.print(f"serving the arena at {url_of(sock)}", markup=False)
         serve(create_app(ladder), sock)
     finally:
-        ladder.store.close()
+        ladder.close()
 
 
 def _listening(listen: str) -> socket.socket:

@@ -1,6 +1,7 @@
 """The ladder's operations as users see them, over one store: what ``arena`` runs locally
 and what ``arena server`` serves. ``arena.service.client.RemoteLadder`` has the same methods
-over gRPC, so each CLI command is written once and prints the same either way.
+over gRPC, so each CLI command is written once and prints the same either way;
+``open_ladder`` opens the one or the other, for every front end.
 
 Errors are the store's (``StoreError`` and its kinds), ``SubmissionError``,
 ``SandboxError``, ``ScheduleError`` and ``NoResult``: each one line a person can act on.
@@ -11,13 +12,25 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, overload
 
 from arena.engine.replay import Replay
 from arena.ladder import Format
 from arena.ladder.pairs import seat_in
+from arena.read_model import (
+    BotLog,
+    CompareLine,
+    CompareSettings,
+    MatchRow,
+    Standing,
+    Status,
+    StoredCode,
+    SubmitOutcome,
+    TokenRow,
+    VersionRow,
+)
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
     BotVersion,
@@ -35,75 +48,21 @@ from arena.store import (
     open_store,
 )
 
-from .compare import CompareLine, CompareSettings, compare_queued, resolve_version
+from .compare import compare_queued, resolve_version
 from .files import DataDir
 from .labels import Labels
-from .standings import Standing, standings
-from .status import Status, status
+from .standings import standings
+from .status import status
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
 
+if TYPE_CHECKING:
+    from arena.service.tls import ClientTls
+
 
 class NoResult(Exception):
     """A match that has not been played (yet): no replay, no logs."""
-
-
-@dataclass(frozen=True)
-class VersionRow:
-    bot: str
-    number: int
-    status: str
-    reason: str
-    content_hash: str
-    # Its validation game: queued, running, done (its replay and logs kept), error (the
-    # platform gave up on it; submitting the same code queues it again), or "" (none).
-    validation: str = ""
-
-    @property
-    def label(self) -> str:
-        return f"{self.bot} v{self.number}"
-
-
-@dataclass(frozen=True)
-class SubmitOutcome:
-    version: VersionRow
-    new: bool  # False: this very code was submitted before
-    scheduled: int  # ladder matches scheduled for it
-
-
-@dataclass(frozen=True)
-class MatchRow:
-    id: int
-    schedule_index: int
-    team0: str
-    team1: str
-    status: str
-    points: tuple[int, int] | None  # team 0's and team 1's, once done
-    winner: str  # "team 0", "team 1" or "draw" once done
-    note: str  # the forfeit, or the last infrastructure failure
-
-
-@dataclass(frozen=True)
-class BotLog:
-    game: int  # 1 or 2
-    seat: int  # the seat in that game
-    first_seat: int  # the same bot's seat in the first game
-    label: str  # "name vN"
-    output: bytes
-
-
-@dataclass(frozen=True)
-class StoredCode:
-    label: str  # "name vN"
-    archive: bytes  # the .tar.gz the store keeps (``submission.pack``'s)
-
-
-@dataclass(frozen=True)
-class TokenRow:
-    name: str
-    created_at: float
-    expires_at: float | None  # None: never
 
 
 def match_row(labels: Labels, m: Match) -> MatchRow:
@@ -160,13 +119,54 @@ class Ladder(Protocol):
         """The comparison's lines as they come; the last one carries the verdict."""
         ...
 
+    def close(self) -> None: ...
 
-def open_ladder(url: str | None = None) -> LocalLadder:
-    """The ladder on the store at ``url`` (default: ``ARENA_DATABASE_URL``, else SQLite in
-    the data directory), its bot code cached under ``$ARENA_HOME``; submissions are queued
-    for the workers. The caller closes ``.store``."""
+
+@overload
+def open_ladder(
+    url: str | None = None,
+    *,
+    server: None = None,
+    tls: ClientTls | None = None,
+    sandbox: Callable[[], Sandbox] | None = None,
+) -> LocalLadder: ...
+@overload
+def open_ladder(
+    url: str | None = None,
+    *,
+    server: str | None,
+    tls: ClientTls | None = None,
+    sandbox: Callable[[], Sandbox] | None = None,
+) -> Ladder: ...
+def open_ladder(
+    url: str | None = None,
+    *,
+    server: str | None = None,
+    tls: ClientTls | None = None,
+    sandbox: Callable[[], Sandbox] | None = None,
+) -> Ladder:
+    """The one way to open a ladder, for every front end. With ``server`` (HOST:PORT), the
+    ladder it serves, over ``tls`` (default: TLS, trusting the system's roots);
+    ``ValueError`` if a TLS file cannot be read. Else the ladder on this machine's store at
+    ``url`` (default: ``ARENA_DATABASE_URL``, else SQLite in ``$ARENA_HOME``), its bot code
+    cached under ``$ARENA_HOME``: a submission's validation game is played at once in
+    ``sandbox()`` when given (``arena submit``), else queued for the workers (``arena
+    server``, the web); ``StoreError`` if the store cannot be opened. The caller closes it.
+    ``$ARENA_SERVER`` is the CLI's default for ``--server``, not read here: the web and the
+    server always serve their own store."""
+    if server:
+        # gRPC's client only for a server, and the store only without one.
+        from arena.service.client import RemoteLadder
+        from arena.service.tls import ClientTls
+
+        return RemoteLadder(server, tls or ClientTls())
     store = open_store(url)
-    return LocalLadder(store, DataDir(store, arena_home() / "cache"))
+    return LocalLadder(store, cached_data(store), sandbox)
+
+
+def cached_data(store: Store) -> DataDir:
+    """The store's files, bot code unpacked into this machine's cache under $ARENA_HOME."""
+    return DataDir(store, arena_home() / "cache")
 
 
 class LocalLadder:
@@ -181,6 +181,9 @@ class LocalLadder:
         self.data = data
         self.sandbox = sandbox
         self.labels = Labels(store)
+
+    def close(self) -> None:
+        self.store.close()
 
     def submit(self, token: str, path: Path, name: str) -> SubmitOutcome:
         if self.sandbox is None:  # the server: the workers validate it

@@ -16,11 +16,11 @@ from typing import Any
 from arena.engine.replay import Replay
 from arena.ladder.pairs import first_game_seat
 from arena.ladder.statistics import Statistics
+from arena.read_model import MatchRow, Standing, VersionRow
 from arena.store import Match, MatchStatus
 from arena.store.tallies import opponent_versions
 
-from .api import LocalLadder, MatchRow, VersionRow, match_row
-from .standings import Standing
+from .api import LocalLadder, match_row
 from .submit import LADDER
 
 PAGE_SIZE = 50

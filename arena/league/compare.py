@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from arena.bot_specs import BotSpec
 from arena.engine.replay import Replay
 from arena.ladder.pairs import Pair, team_of
-from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, Verdict, closing_lines, opening_line
+from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, closing_lines, opening_line
 from arena.ladder.sprt import pair_line as sprt_pair_line
 from arena.ladder.statistics import by_bot
 from arena.limits import Limits
 from arena.play import GameSettings, PlayedGame, game_replay, pair_of, play_many
+from arena.read_model import CompareLine, CompareSettings
 from arena.render import forfeit_where, statistics_lines
 from arena.sandbox import Sandbox
 from arena.store import (
@@ -40,27 +41,6 @@ from arena.store import (
 
 from .labels import Labels
 from .matches import stored_pair
-
-
-@dataclass(frozen=True)
-class CompareSettings:
-    seed: int = 0
-    elo0: float = 0.0
-    elo1: float = 20.0
-    alpha: float = 0.05
-    beta: float = 0.05
-    max_pairs: int = 1000
-    pentanomial: bool = False
-    batch: int = 8  # pairs queued ahead of the verdict
-    poll_s: float = 0.5
-
-    def sprt(self) -> Sprt:
-        return Sprt(
-            self.elo0, self.elo1, self.alpha, self.beta, PENTANOMIAL if self.pentanomial else PAIR
-        )
-
-
-CompareLine = tuple[str, Verdict | None]  # a line, and the verdict once there is one
 
 
 def resolve_version(store: Store, spec: str) -> BotVersion:
@@ -94,7 +74,7 @@ def compare_lines(
     """The one comparison loop: ``pairs`` (played here or by the workers) fed to the SPRT in
     seed order until it decides or ``max_pairs``; then ``pairs`` is closed, which stops what
     it still plays. If ``pairs`` ends first (its caller went away), so do the lines."""
-    sprt = settings.sprt()
+    sprt = sprt_of(settings)
     yield opening_line(sprt, labels[0], labels[1], settings.seed), None
     counted: list[Replay] = []  # the replays of the pairs the test counted
     try:
@@ -116,6 +96,12 @@ def compare_lines(
     lines = closing_lines(sprt)
     yield lines[0], None
     yield lines[1], sprt.verdict
+
+
+def sprt_of(settings: CompareSettings) -> Sprt:
+    """The test the settings ask for: pair scores, or pentanomial ones."""
+    kind = PENTANOMIAL if settings.pentanomial else PAIR
+    return Sprt(settings.elo0, settings.elo1, settings.alpha, settings.beta, kind)
 
 
 def forfeit_note(game: int, seat: int, label: str, reason: str, where: str = "") -> str:

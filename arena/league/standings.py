@@ -4,10 +4,8 @@ fit; Weng-Lin's mu, sigma and mu - 3 sigma), and which neighbours can't yet be t
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
-
 from arena.ladder import Record, groups, model_named, records
+from arena.read_model import Standing
 from arena.store import Store, Tournament, TournamentKind
 
 from .rating import current_states, done_results
@@ -15,43 +13,6 @@ from .rating import current_states, done_results
 # The models' figures as the table heads them; the Elo model's fit is its rating column.
 DETAIL_LABELS = {"elo": "Elo", "mu": "mu", "sigma": "sigma", "conservative": "mu-3sigma"}
 ALL_ONLY = {"elo"}  # shown with --all only (the sequential Elo, beside the fit)
-
-
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    group: int  # entries in one group can't yet be told apart (LOS < 95%)
-    bot: str
-    version: int
-    version_id: int
-    rating: float  # the model's displayed rating: the Elo fit, or Weng-Lin's mu
-    ci95: tuple[float, float]  # its 95% interval
-    games: int  # games played: two per duplicate pair
-    wins: int  # duplicate pairs won, drawn, lost
-    draws: int
-    losses: int
-    mean_diff: float  # mean score difference per duplicate pair
-    owner: str  # the user who submitted the bot
-    status: str  # the version's: "active", or "retired" once a newer one replaced it
-    rating_model: str = "elo"  # the tournament's
-    details: dict[str, float] = field(default_factory=dict)  # the model's figures, by name
-
-    @property
-    def pairs(self) -> int:
-        """Duplicate pairs played, what W/D/L counts."""
-        return self.games // 2
-
-    def as_json(self) -> dict[str, Any]:
-        """The fields, the model's figures among them by name (``elo`` and ``fit_elo``, or
-        ``mu``, ``sigma`` and ``conservative``)."""
-        row = asdict(self)
-        del row["details"]
-        row |= {key: round(value, 1) for key, value in self.details.items()}
-        row["pairs"] = self.pairs
-        row["ci95"] = [round(x, 1) for x in self.ci95]
-        for key in ("rating", "mean_diff"):
-            row[key] = round(row[key], 1)
-        return row
 
 
 def standings(store: Store, tournament: Tournament) -> list[Standing]:

@@ -18,18 +18,19 @@ import grpc
 
 from arena import submission
 from arena.engine.replay import Replay
-from arena.league.api import (
+from arena.read_model import (
     BotLog,
+    CompareLine,
+    CompareSettings,
     MatchRow,
+    MatchStatus,
+    Standing,
+    Status,
     StoredCode,
     SubmitOutcome,
     TokenRow,
     VersionRow,
 )
-from arena.league.compare import CompareLine, CompareSettings
-from arena.league.standings import Standing
-from arena.league.status import Status
-from arena.store import MatchStatus
 
 from .convert import match_row, standing_row, version_row
 from .tls import ClientTls, client_channel

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from arena.league.api import MatchRow, VersionRow
-from arena.league.standings import Standing
+from arena.read_model import MatchRow, Standing, VersionRow
 
 from .v1 import arena_pb2 as pb
 

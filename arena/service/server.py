@@ -29,8 +29,8 @@ import grpc
 
 from arena.ladder import ScheduleError
 from arena.league.api import LocalLadder, NoResult
-from arena.league.compare import CompareSettings
 from arena.league.worker import WorkerConfig
+from arena.read_model import CompareSettings
 from arena.sandbox import SandboxError
 from arena.store import (
     AuthError,

@@ -3,6 +3,13 @@ ratings. SQLite by default (``$ARENA_HOME/arena.db``), PostgreSQL by ``ARENA_DAT
 """
 
 from arena.home import arena_home
+from arena.read_model import (
+    MatchStatus,
+    RatingModelName,
+    TournamentFormat,
+    TournamentKind,
+    VersionStatus,
+)
 
 from .db import database_url, open_store
 from .errors import AuthError, Forbidden, NameTaken, NotFound, StoreError, Unavailable
@@ -11,17 +18,12 @@ from .models import (
     Bot,
     BotVersion,
     Match,
-    MatchStatus,
     Rating,
     RatingChange,
-    RatingModelName,
     Token,
     Tournament,
-    TournamentFormat,
-    TournamentKind,
     User,
     Validation,
-    VersionStatus,
     WorkerState,
 )
 from .store import Entry, ForfeitInfo, MatchResult, MatchSpec, RatingStep, Store

@@ -9,19 +9,12 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, func
 from sqlmodel import Session, col, select
 
+from arena.read_model import RatingModelName, TournamentFormat, TournamentKind, VersionStatus
+
 from .base import StoreBase
 from .blobs import put_blob
 from .errors import NameTaken, NotFound, StoreError
-from .models import (
-    Bot,
-    BotVersion,
-    RatingModelName,
-    Tournament,
-    TournamentFormat,
-    TournamentKind,
-    User,
-    VersionStatus,
-)
+from .models import Bot, BotVersion, Tournament, User
 from .tokens import new_token
 from .validations import queue_validation
 

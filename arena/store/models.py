@@ -3,8 +3,8 @@ database URL is all a machine needs: metadata, and (table ``blobs``) the bots' c
 replays and logs, content-addressed, named by keys such as ``code/<sha256>``.
 
 Times are seconds since the epoch (``time.time()``), the same on SQLite and PostgreSQL.
-Statuses are plain strings (the ``StrEnum`` values below), so a new status needs no
-migration of a database enum type.
+Statuses are plain strings (the ``StrEnum`` values of ``arena.read_model``), so a new
+status needs no migration of a database enum type.
 
 A match is one duplicate *pair* of games: the same seeded deals played twice, the
 partnerships swapped between seats. ``seat0..seat3`` are the versions at the seats of the
@@ -16,46 +16,18 @@ totals, points, winner and forfeits speak of these teams.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any, ClassVar
 
 from sqlalchemy import JSON, BigInteger, Column, Index, LargeBinary, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
-
-class VersionStatus(StrEnum):
-    PENDING = "pending"  # stored, validation game not yet played
-    ACTIVE = "active"
-    REJECTED = "rejected"  # with a reason
-    RETIRED = "retired"
-
-
-class MatchStatus(StrEnum):
-    QUEUED = "queued"
-    RUNNING = "running"
-    DONE = "done"
-    ERROR = "error"  # infrastructure failed too often; never rated
-    CANCELLED = "cancelled"  # no longer wanted (a comparison that has decided)
-
-
-class TournamentKind(StrEnum):
-    LADDER = "ladder"  # open-ended: the round-robin grows as versions become active
-    TOURNAMENT = "tournament"  # a one-off round-robin
-    COMPARE = "compare"  # arena compare A B: pairs queued until an SPRT decides; first served
-
-
-class RatingModelName(StrEnum):
-    """How a tournament rates (``arena.ladder.model_named``); the stored columns are the
-    same for every model."""
-
-    ELO = "elo"  # sequential Elo kept, the maximum-likelihood fit shown
-    OPENSKILL = "openskill"  # Weng-Lin: a mean and a deviation per entry
-
-
-class TournamentFormat(StrEnum):
-    PAIRS = "pairs"  # each partnership is two copies of one entry
-    MIXED = "mixed"  # four different entries at a table
-
+from arena.read_model import (
+    MatchStatus,
+    RatingModelName,
+    TournamentFormat,
+    TournamentKind,
+    VersionStatus,
+)
 
 # Every constraint and index named the same way on every database, so a later migration
 # (SQLite rebuilds a table to alter it) can name what it changes.

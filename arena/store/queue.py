@@ -20,10 +20,12 @@ from typing import Any
 from sqlalchemy import Connection, case, func, insert, or_, update
 from sqlmodel import Session, col, select
 
+from arena.read_model import MatchStatus, TournamentKind
+
 from . import tallies
 from .base import StoreBase
 from .errors import NotFound, StoreError
-from .models import Match, MatchStatus, Tournament, TournamentKind
+from .models import Match, Tournament
 
 MAX_ATTEMPTS = 3
 

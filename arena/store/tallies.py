@@ -24,9 +24,10 @@ from sqlmodel import col
 
 from arena.engine.replay import Replay
 from arena.ladder.statistics import Statistics, seat_statistics
+from arena.read_model import MatchStatus
 
 from .base import StoreBase
-from .models import Blob, BotVersion, Match, MatchStatus, VersionTally
+from .models import Blob, BotVersion, Match, VersionTally
 
 TABLE: Table = VersionTally.__table__  # type: ignore[attr-defined]
 HEAD_TO_HEAD = ("pairs", "wins", "draws", "losses", "points_for", "points_against")

@@ -20,9 +20,11 @@ from typing import Any
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
+from arena.read_model import MatchStatus
+
 from .base import StoreBase
 from .errors import NotFound
-from .models import MatchStatus, Validation
+from .models import Validation
 from .queue import MAX_ATTEMPTS, failed_values
 
 WAITING = (MatchStatus.QUEUED, MatchStatus.RUNNING)

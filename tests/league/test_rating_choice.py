@@ -16,7 +16,7 @@ from arena.ladder.ratings import Z95
 from arena.ladder.weng_lin import WengLin
 from arena.league.api import open_ladder
 from arena.league.rating import done_results
-from arena.league.standings import Standing
+from arena.read_model import Standing
 from arena.service.convert import standing_message, standing_row
 from arena.store import RatingModelName
 from arena.web import bound_socket, create_app
@@ -93,7 +93,7 @@ def web_page(arena: Arena, path: str) -> str:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
-        ladder.store.close()
+        ladder.close()
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,9 @@ from typing import IO, Any
 import pytest
 
 from arena.cli.status import print_status
-from arena.league.status import RunningMatch, Status, TournamentCounts, WorkerInfo, status
+from arena.league.status import status
 from arena.logs import setup_logging
+from arena.read_model import RunningMatch, Status, TournamentCounts, WorkerInfo
 from arena.store import Match, MatchSpec, MatchStatus
 from tests.cli.runner import arena_executable, error_line
 from tests.league.conftest import Arena, bot_copy, table_rows

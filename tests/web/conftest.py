@@ -120,7 +120,7 @@ def _serve(arena: Arena, tmp: Path) -> Iterator[Site]:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
-        ladder.store.close()
+        ladder.close()
 
 
 def _lower(headers: Any) -> dict[str, str]:

@@ -73,7 +73,7 @@ def test_the_owner_reads_her_bots_logs_and_nobody_else_does(site: Site) -> None:
     try:
         logs = ladder.logs(site.token, site.match_id)
     finally:
-        ladder.store.close()
+        ladder.close()
     cookie = sign_in(site, site.token)
     status, headers, page = request(site, "GET", match, cookie=cookie)
     assert status == 200
