@@ -305,7 +305,7 @@ class LocalLadder:
         """``stop``: asked while waiting for the workers; once true, the comparison ends
         there, its queued pairs cancelled (a caller gone away)."""
         self.store.authenticate(token)
-        return compare_queued(self.store, a, b, settings, stop=stop)
+        return compare_queued(self.store, self.data, a, b, settings, stop=stop)
 
     # ------------------------------------------------------------------ helpers
 

@@ -116,8 +116,10 @@ def test_compare_shows_both_sides_statistics(tmp_path: Path) -> None:
     assert result.returncode in (0, 1), result.stderr
     lines = result.stdout.splitlines()
     at = lines.index("statistics, per bot:")
-    # Two pairs of two games, the bot in two seats of each.
-    assert lines[at + 1].startswith("  heuristic: 8 seat-games · 200 deals · ")
-    assert lines[at + 3].startswith("  random: 8 seat-games · 200 deals · ")
+    # Two pairs of two games, each side in two seats of each; named A and B as the opening
+    # line names them (by side, not by name: ``compare heuristic heuristic`` has two too).
+    assert lines[0].startswith("compare: A = heuristic · B = random · ")
+    assert lines[at + 1].startswith("  A: 8 seat-games · 200 deals · ")
+    assert lines[at + 3].startswith("  B: 8 seat-games · 200 deals · ")
     assert lines[at + 2].startswith("     contracts made/bid, by own bid: ")
     assert lines[-1].startswith(("verdict: ", "no verdict after"))

@@ -684,7 +684,9 @@ class CompareUpdate(_message.Message):
     LINE_FIELD_NUMBER: _builtins.int
     VERDICT_FIELD_NUMBER: _builtins.int
     line: _builtins.str
-    """One of: the opening line, a pair's line, the result and verdict lines."""
+    """One of: the opening line, a pair's line, a line of the statistics block (A's and B's,
+    from the counted pairs' stored replays), the result and verdict lines.
+    """
     verdict: _builtins.str
     """on the last message: "H0", "H1" or "" (no verdict)"""
     def __init__(
