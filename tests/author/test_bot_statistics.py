@@ -99,6 +99,11 @@ def test_arena_matches_json_and_filters(tmp_path: Path) -> None:
     assert len(mine) == 2
     assert all("heuristic v1" in (m["team_a"], m["team_b"]) for m in mine)
     assert json.loads(arena.ok("matches", "--status", "done", "--json").stdout) == []
+    assert json.loads(
+        arena.ok("matches", "--bot", "random", "--status", "queued", "--json").stdout
+    ) == [m for m in every if "random v1" in (m["team_a"], m["team_b"])]
+    unknown = arena.run("matches", "--bot", "nobody")
+    assert unknown.returncode == 2 and error_line(unknown) == "error: unknown bot 'nobody'"
     bad = arena.run("matches", "--status", "finished")
     assert bad.returncode == 2 and "'finished' is not one of 'queued'" in error_line(bad)
     with arena.store() as store:
