@@ -30,6 +30,10 @@ each, fields separated by `` · ``::
     pair 1 · seed 1 · points A 1834 B -4606 · W/D/L 1/0/0 · score 1.000 · Elo +inf ± inf
         · LLR 0.06 in [-2.94, 2.94]        (one line, folded here)
     ...
+    statistics, per bot:
+      A: 106 seat-games · 1272 deals · +7.1 points per deal
+         contracts made/bid, by own bid: pass 210/240 · 1 180/230 · ...
+      B: ...                             (A's and B's, over the pairs counted; no think time)
     result: 53 pairs · W/D/L 53/0/0 · score 1.000 · Elo +inf ± inf (95%)
     verdict: H1 (A - B >= 20 Elo, not <= 0) after 53 pairs · LLR 2.96 in [-2.94, 2.94]
 

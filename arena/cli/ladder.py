@@ -352,7 +352,7 @@ def bot_command(
         labels = [v.label for v in ladder.versions() if v.bot == name]
         if not labels:
             fail(f"no bot {name!r} on this ladder (arena bots lists them)")
-        done = ladder.matches(tournament, MatchStatus.DONE)
+        done = ladder.matches(tournament, MatchStatus.DONE, name)
         replays = [ladder.replay(m.id, game) for m in done for game in (1, 2)]
     stats = by_bot(replays)
     versions = {label: stats[label] for label in labels if label in stats}
@@ -395,9 +395,7 @@ def matches_command(
 ) -> None:
     """The tournament's matches in schedule order: team A (seats 0+2 of game 1) against B."""
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
-        rows = ladder.matches(tournament, status)
-    if bot is not None:
-        rows = [m for m in rows if bot in _bots_of(m.team0) | _bots_of(m.team1)]
+        rows = ladder.matches(tournament, status, bot)
     shown = [_match_json(m) for m in rows]
     if as_json:
         print(json.dumps(shown, indent=1))
@@ -413,11 +411,6 @@ def matches_command(
             j["winner"] or "", m.note,
         ))  # fmt: skip
     print_table(table)
-
-
-def _bots_of(team: str) -> set[str]:
-    """The bot names in a team's label: ``"a v2"``, or ``"a v2 + b v1"`` for a mixed team."""
-    return {label.rsplit(" v", 1)[0] for label in team.split(" + ")}
 
 
 def _signed(n: int) -> str:

@@ -89,7 +89,13 @@ class Ladder(Protocol):
     def submit(self, token: str, path: Path, name: str) -> SubmitOutcome: ...
     def versions(self) -> list[VersionRow]: ...
     def standings(self, tournament: str) -> list[Standing]: ...
-    def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]: ...
+    def matches(
+        self, tournament: str, status: MatchStatus | None, bot: str | None = None
+    ) -> list[MatchRow]:
+        """The tournament's matches in schedule order; of one status, or that a version of
+        ``bot`` plays in (NotFound for an unknown bot), when given."""
+        ...
+
     def replay(self, match_id: int, game: int) -> Replay: ...
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         """The logs of the token's user's bots in the match (every bot's for an operator)."""
@@ -219,10 +225,19 @@ class LocalLadder:
     def standings(self, tournament: str) -> list[Standing]:
         return standings(self.store, self.tournament(tournament))
 
-    def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]:
+    def matches(
+        self, tournament: str, status: MatchStatus | None, bot: str | None = None
+    ) -> list[MatchRow]:
         t = self.tournament(tournament)
         assert t.id is not None
-        return [match_row(self.labels, m) for m in self.store.matches(t.id, status)]
+        versions = None if bot is None else self.version_ids(bot)
+        return [
+            match_row(self.labels, m) for m in self.store.matches(t.id, status, versions=versions)
+        ]
+
+    def version_ids(self, bot: str) -> list[int]:
+        """The ids of every version of ``bot`` (NotFound for an unknown bot)."""
+        return [v.id for v in self.store.versions(bot) if v.id is not None]
 
     def replay(self, match_id: int, game: int) -> Replay:
         if game not in (1, 2):
@@ -308,7 +323,7 @@ class LocalLadder:
         """``stop``: asked while waiting for the workers; once true, the comparison ends
         there, its queued pairs cancelled (a caller gone away)."""
         self.store.authenticate(token)
-        return compare_queued(self.store, a, b, settings, stop=stop)
+        return compare_queued(self.store, self.data, a, b, settings, stop=stop)
 
     # ------------------------------------------------------------------ helpers
 

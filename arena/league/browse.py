@@ -153,9 +153,7 @@ def match_page(
     wanted = _status(status)
     t = ladder.tournament(tournament)
     assert t.id is not None
-    versions = None
-    if bot:
-        versions = [v.id for v in ladder.store.versions(bot) if v.id is not None]
+    versions = ladder.version_ids(bot) if bot else None
     total, matches = ladder.store.match_page(
         t.id, status=wanted, versions=versions, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE
     )

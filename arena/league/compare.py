@@ -8,20 +8,23 @@ queued are cancelled. Pair *i* is played on seed ``seed + i``, A+A at seats 0+2 
 game, exactly as the local ``arena compare`` plays it, so both give the same pairs. Played
 here, the lines also hold each bot's statistics (from the replays) and every forfeit with
 where it happened; the store keeps only the first forfeit of a pair, the one that decides it.
+Both print A's and B's statistics over the pairs the test counted, from the pairs' replays
+(played here, or as the workers stored them), without think time: a seeded comparison
+prints the same lines every run, here or queued.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arena.bot_specs import BotSpec
 from arena.engine.replay import Replay
 from arena.ladder.pairs import Pair, team_of
 from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, closing_lines, opening_line
 from arena.ladder.sprt import pair_line as sprt_pair_line
-from arena.ladder.statistics import by_bot
+from arena.ladder.statistics import Statistics, seat_statistics
 from arena.limits import Limits
 from arena.play import GameSettings, PlayedGame, game_replay, pair_of, play_many
 from arena.read_model import CompareLine, CompareSettings
@@ -39,6 +42,7 @@ from arena.store import (
     VersionStatus,
 )
 
+from .files import DataDir
 from .labels import Labels
 from .matches import stored_pair
 
@@ -64,8 +68,8 @@ class ComparedPair:
 
     seed: int
     pair: Pair  # team 0 is A's
-    forfeits: tuple[str, ...] = ()  # a note per forfeit, for the pair's line
-    replays: tuple[Replay, ...] = ()  # both games', when played here: for statistics
+    forfeits: tuple[str, ...]  # a note per forfeit, for the pair's line
+    replays: tuple[Replay, ...]  # both games', for the statistics
 
 
 def compare_lines(
@@ -90,8 +94,8 @@ def compare_lines(
         pairs.close()
     if counted:
         yield "statistics, per bot:", None
-        for name, stats in by_bot(counted).items():
-            for line in statistics_lines(name, stats):
+        for side, stats in zip("AB", sides_statistics(counted), strict=True):
+            for line in statistics_lines(side, stats):
                 yield f"  {line}", None
     lines = closing_lines(sprt)
     yield lines[0], None
@@ -102,6 +106,19 @@ def sprt_of(settings: CompareSettings) -> Sprt:
     """The test the settings ask for: pair scores, or pentanomial ones."""
     kind = PENTANOMIAL if settings.pentanomial else PAIR
     return Sprt(settings.elo0, settings.elo1, settings.alpha, settings.beta, kind)
+def sides_statistics(replays: list[Replay]) -> tuple[Statistics, Statistics]:
+    """A's and B's figures over pairs' replays (game 1, game 2, game 1, ...), by the team
+    each seat is on in its game, not by name: ``arena compare h h`` has two sides too. Think
+    time left out: it is the machine's, and the lines of a seeded comparison are the same."""
+    sides: tuple[list[Statistics], list[Statistics]] = ([], [])
+    for index, replay in enumerate(replays):
+        for seat, stats in enumerate(seat_statistics(replay)):
+            sides[team_of(index % 2 + 1, seat)].append(stats)
+    a, b = (
+        replace(Statistics.total(side), decisions=0, think_total_ms=0.0, think_max_ms=None)
+        for side in sides
+    )
+    return a, b
 
 
 def forfeit_note(game: int, seat: int, label: str, reason: str, where: str = "") -> str:
@@ -152,6 +169,7 @@ def _notes(first: PlayedGame, second: PlayedGame) -> tuple[str, ...]:
 
 def compare_queued(
     store: Store,
+    data: DataDir,
     a: str,
     b: str,
     settings: CompareSettings,
@@ -169,12 +187,13 @@ def compare_queued(
     tournament = store.create_tournament(name, seed=settings.seed, kind=TournamentKind.COMPARE)
     assert tournament.id is not None
     teams = ((va.id, va.id), (vb.id, vb.id))
-    pairs = _queued(store, tournament.id, teams, labels, settings, stop)
+    pairs = _queued(store, data, tournament.id, teams, labels, settings, stop)
     return compare_lines(settings, labels, pairs)
 
 
 def _queued(
     store: Store,
+    data: DataDir,
     tid: int,
     teams: tuple[tuple[int, int], tuple[int, int]],
     labels: tuple[str, str],
@@ -197,7 +216,9 @@ def _queued(
             if ready is None:
                 time.sleep(settings.poll_s)
                 continue
-            yield ComparedPair(ready.seed, stored_pair(ready), _forfeits(ready, labels))
+            assert ready.replay_path is not None  # a done match has its replays
+            replays = tuple(data.read_replays(ready.replay_path))
+            yield ComparedPair(ready.seed, stored_pair(ready), _forfeits(ready, labels), replays)
             index += 1
     finally:
         store.cancel_queued(tournament_id=tid)

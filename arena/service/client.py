@@ -84,8 +84,10 @@ class RemoteLadder:
         reply = self._call(self.stub.Ladder, pb.LadderRequest(tournament=tournament))
         return [standing_row(s) for s in reply.standings]
 
-    def matches(self, tournament: str, status: MatchStatus | None) -> list[MatchRow]:
-        request = pb.ListMatchesRequest(tournament=tournament, status=status or "")
+    def matches(
+        self, tournament: str, status: MatchStatus | None, bot: str | None = None
+    ) -> list[MatchRow]:
+        request = pb.ListMatchesRequest(tournament=tournament, status=status or "", bot=bot or "")
         reply = self._call(self.stub.ListMatches, request)
         return [match_row(m) for m in reply.matches]
 

@@ -303,7 +303,7 @@ class ArenaService(rpc.ArenaServicer):
         self, request: pb.ListMatchesRequest, context: grpc.ServicerContext
     ) -> pb.ListMatchesResponse:
         status = MatchStatus(request.status) if request.status else None
-        rows = self.ladder.matches(request.tournament or "ladder", status)
+        rows = self.ladder.matches(request.tournament or "ladder", status, request.bot or None)
         return pb.ListMatchesResponse(matches=[match_message(r) for r in rows])
 
     @_rpc

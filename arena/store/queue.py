@@ -296,12 +296,21 @@ class Queue(StoreBase):
             values = {"status": MatchStatus.CANCELLED, "finished_at": time.time()}
             return session.connection().execute(statement.values(**values)).rowcount
 
-    def matches(self, tournament_id: int, status: MatchStatus | None = None) -> list[Match]:
-        """The tournament's matches in schedule order."""
+    def matches(
+        self,
+        tournament_id: int,
+        status: MatchStatus | None = None,
+        *,
+        versions: Iterable[int] | None = None,
+    ) -> list[Match]:
+        """The tournament's matches in schedule order, optionally only those of one status or
+        with any of ``versions`` at a seat."""
+        query = select(Match).where(Match.tournament_id == tournament_id)
+        if status is not None:
+            query = query.where(Match.status == status if versions is None else _status_is(status))
+        if versions is not None:
+            query = query.where(_seats_in(versions))
         with self._session() as session:
-            query = select(Match).where(Match.tournament_id == tournament_id)
-            if status is not None:
-                query = query.where(Match.status == status)
             return list(session.exec(query.order_by(col(Match.schedule_index))))
 
     def match_page(
@@ -319,9 +328,7 @@ class Queue(StoreBase):
         if status is not None:
             query = query.where(Match.status == status if versions is None else _status_is(status))
         if versions is not None:
-            ids = list(versions)
-            seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
-            query = query.where(or_(*(col(seat).in_(ids) for seat in seats)))
+            query = query.where(_seats_in(versions))
         with self._session() as session:
             if status is None and versions is None:
                 # Unfiltered: a tournament's indexes run 0, 1, ... (enqueue appends), so
@@ -400,6 +407,13 @@ class Queue(StoreBase):
             if status is not None and then is not None:
                 then(session.connection())
         return status
+
+
+def _seats_in(versions: Iterable[int]) -> Any:
+    """Any of ``versions`` at one of the match's seats."""
+    ids = list(versions)
+    seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
+    return or_(*(col(seat).in_(ids) for seat in seats))
 
 
 def _status_is(status: MatchStatus) -> Any:

@@ -99,6 +99,11 @@ def test_arena_matches_json_and_filters(tmp_path: Path) -> None:
     assert len(mine) == 2
     assert all("heuristic v1" in (m["team_a"], m["team_b"]) for m in mine)
     assert json.loads(arena.ok("matches", "--status", "done", "--json").stdout) == []
+    assert json.loads(
+        arena.ok("matches", "--bot", "random", "--status", "queued", "--json").stdout
+    ) == [m for m in every if "random v1" in (m["team_a"], m["team_b"])]
+    unknown = arena.run("matches", "--bot", "nobody")
+    assert unknown.returncode == 2 and error_line(unknown) == "error: unknown bot 'nobody'"
     bad = arena.run("matches", "--status", "finished")
     assert bad.returncode == 2 and "'finished' is not one of 'queued'" in error_line(bad)
     with arena.store() as store:
@@ -116,8 +121,10 @@ def test_compare_shows_both_sides_statistics(tmp_path: Path) -> None:
     assert result.returncode in (0, 1), result.stderr
     lines = result.stdout.splitlines()
     at = lines.index("statistics, per bot:")
-    # Two pairs of two games, the bot in two seats of each.
-    assert lines[at + 1].startswith("  heuristic: 8 seat-games · 200 deals · ")
-    assert lines[at + 3].startswith("  random: 8 seat-games · 200 deals · ")
+    # Two pairs of two games, each side in two seats of each; named A and B as the opening
+    # line names them (by side, not by name: ``compare heuristic heuristic`` has two too).
+    assert lines[0].startswith("compare: A = heuristic · B = random · ")
+    assert lines[at + 1].startswith("  A: 8 seat-games · 200 deals · ")
+    assert lines[at + 3].startswith("  B: 8 seat-games · 200 deals · ")
     assert lines[at + 2].startswith("     contracts made/bid, by own bid: ")
     assert lines[-1].startswith(("verdict: ", "no verdict after"))

@@ -3,7 +3,7 @@
 montecarlo against random, seeded, with a 400-Elo window: five won pairs decide H1 (each
 montecarlo game takes ~40 s of CPU, so a narrower window would take many minutes). A bot
 against an identical copy of itself draws every pair and stops on H0 after two; its pair
-lines are exactly those of the same comparison played locally.
+lines, statistics and verdict are exactly those of the same comparison played locally.
 """
 
 from __future__ import annotations
@@ -40,7 +40,12 @@ def test_compare_through_the_server(service: Service, tmp_path: Path) -> None:
         "compare: A = mc v1 · B = rand v1 · seeds from 3 · elo0 0 · elo1 400 · alpha 0.05"
         " · beta 0.05 · pairs scored by points (W/D/L)"
     )
-    assert [line.split(" · ")[1] for line in lines[1:-2]] == [f"seed {s}" for s in range(3, 8)]
+    pairs = [line for line in lines if line.startswith("pair ")]
+    assert [line.split(" · ")[1] for line in pairs] == [f"seed {s}" for s in range(3, 8)]
+    # A's and B's statistics over the five pairs' ten games, from the stored replays.
+    block = lines[lines.index("statistics, per bot:") + 1 : -2]
+    assert [line.split(":")[0] for line in block[::2]] == ["  A", "  B"]
+    assert all(line.split(" · ")[0].endswith(": 20 seat-games") for line in block[::2])
     assert lines[-2] == "result: 5 pairs · W/D/L 5/0/0 · score 1.000 · Elo +inf ± inf (95%)"
     assert lines[-1].startswith("verdict: H1 (A - B >= 400 Elo, not <= 0) after 5 pairs")
 
@@ -53,8 +58,9 @@ def test_compare_through_the_server(service: Service, tmp_path: Path) -> None:
         "compare", tmp_path / "h", copy, "--seed", 9, *WINDOW, "--sandbox", "process"
     )
     assert local.returncode == 0, local.stderr
-    # The same pair lines and verdict; a local compare also prints both sides' statistics.
-    assert without_statistics(local.stdout)[1:] == same.stdout.splitlines()[1:]
+    # All but the opening line, which names A and B as each was given: the same pair lines,
+    # statistics and verdict.
+    assert local.stdout.splitlines()[1:] == same.stdout.splitlines()[1:]
 
     # What the verdicts left queued was cancelled, and nothing of it is played.
     with service.store() as store:
@@ -84,16 +90,6 @@ def test_local_and_queued_compare_score_the_same_pairs(service: Service, tmp_pat
     assert [line.split(" · ")[:2] for line in pairs] == [
         ["pair 1", "seed 21"], ["pair 2", "seed 22"], ["pair 3", "seed 23"],
     ]  # fmt: skip
-    # All but the opening line, which names A and B as each was given.
-    assert without_statistics(local.stdout)[1:] == queued.stdout.splitlines()[1:]
-    assert "statistics, per bot:" in local.stdout.splitlines()
-
-
-def without_statistics(output: str) -> list[str]:
-    """A compare's lines without its statistics block (from its heading to the result)."""
-    lines = output.splitlines()
-    if "statistics, per bot:" not in lines:
-        return lines
-    start = lines.index("statistics, per bot:")
-    end = next(i for i, line in enumerate(lines) if line.startswith("result:"))
-    return lines[:start] + lines[end:]
+    # All but the opening line, which names A and B as each was given: the statistics too.
+    assert local.stdout.splitlines()[1:] == queued.stdout.splitlines()[1:]
+    assert "statistics, per bot:" in queued.stdout.splitlines()

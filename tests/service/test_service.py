@@ -109,10 +109,20 @@ def test_submit_and_read_the_ladder_through_the_server(service: Service, tmp_pat
         ("logs", "1", "0", "--token", token),
         ("logs", "1", "0", "--json", "--token", token),
         ("matches", "--status", "done"),
+        ("matches", "--bot", "hero", "--json"),  # filtered by the server's query
+        ("matches", "--bot", "rando", "--status", "done"),
     ):
         remote, local = service.arena(*command), service.local(*command)
         assert remote.returncode == local.returncode == 0, (command, remote.stderr)
         assert remote.stdout == local.stdout, command
+    heros = json.loads(service.arena("matches", "--bot", "hero", "--json").stdout)
+    assert len(heros) == 2 and all("hero v1" in (m["team_a"], m["team_b"]) for m in heros)
+    unknown = (
+        service.arena("matches", "--bot", "nobody"),
+        service.local("matches", "--bot", "nobody"),
+    )
+    assert [error_line(r) for r in unknown] == ["error: unknown bot 'nobody'"] * 2
+    assert [r.returncode for r in unknown] == [2, 2]
     standings = json.loads(service.arena("ladder", "--json").stdout)
     assert standings[0]["bot"] == "hero" and standings[0]["owner"] == "ann"
     assert sum(row["games"] for row in standings) == 3 * 2 * 2  # games, by both entries

@@ -349,19 +349,23 @@ class ListMatchesRequest(_message.Message):
 
     TOURNAMENT_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
     tournament: _builtins.str
     """empty: the ladder"""
     status: _builtins.str
     """empty: all"""
+    bot: _builtins.str
+    """empty: every bot's; a name: the matches a version of it plays in"""
     def __init__(
         self,
         *,
         tournament: _builtins.str = ...,
         status: _builtins.str = ...,
+        bot: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["status", b"status", "tournament", b"tournament"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "status", b"status", "tournament", b"tournament"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -684,7 +688,9 @@ class CompareUpdate(_message.Message):
     LINE_FIELD_NUMBER: _builtins.int
     VERDICT_FIELD_NUMBER: _builtins.int
     line: _builtins.str
-    """One of: the opening line, a pair's line, the result and verdict lines."""
+    """One of: the opening line, a pair's line, a line of the statistics block (A's and B's,
+    from the counted pairs' stored replays), the result and verdict lines.
+    """
     verdict: _builtins.str
     """on the last message: "H0", "H1" or "" (no verdict)"""
     def __init__(
