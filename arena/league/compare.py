@@ -106,6 +106,8 @@ def sprt_of(settings: CompareSettings) -> Sprt:
     """The test the settings ask for: pair scores, or pentanomial ones."""
     kind = PENTANOMIAL if settings.pentanomial else PAIR
     return Sprt(settings.elo0, settings.elo1, settings.alpha, settings.beta, kind)
+
+
 def sides_statistics(replays: list[Replay]) -> tuple[Statistics, Statistics]:
     """A's and B's figures over pairs' replays (game 1, game 2, game 1, ...), by the team
     each seat is on in its game, not by name: ``arena compare h h`` has two sides too. Think
