@@ -53,7 +53,7 @@ import typer
 from arena.bot_specs import BotSpec, resolve_bot
 from arena.ladder.sprt import Verdict
 from arena.league.compare import CompareLine, CompareSettings, compare_locally, resolve_version
-from arena.league.files import export_archive
+from arena.league.stored_files import export_archive
 from arena.limits import Limits
 from arena.sandbox import SandboxError
 from arena.service.tls import ClientTls

@@ -31,8 +31,8 @@ from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
 from arena.league.api import Ladder, LocalLadder, MatchRow, NoResult
 from arena.league.compare import resolve_version
-from arena.league.files import DataDir, export_archive
 from arena.league.standings import ALL_ONLY, DETAIL_LABELS, Standing
+from arena.league.stored_files import StoredFiles, export_archive
 from arena.league.submit import LADDER, submit
 from arena.league.validate import validate_until_settled
 from arena.league.worker import Worker, WorkerConfig
@@ -123,9 +123,9 @@ def local_ladder(sandbox: str | None = None, *, fallback: bool = True) -> Iterat
         yield LocalLadder(store, data_dir(store), lambda: sandbox_for(sandbox, fallback=fallback))
 
 
-def data_dir(store: Store) -> DataDir:
+def data_dir(store: Store) -> StoredFiles:
     """Stored files, with bot code unpacked into this machine's cache under $ARENA_HOME."""
-    return DataDir(store, arena_home() / "cache")
+    return StoredFiles(store, arena_home() / "cache")
 
 
 NO_TOKEN = (

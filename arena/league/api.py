@@ -36,10 +36,10 @@ from arena.store import (
 )
 
 from .compare import CompareLine, CompareSettings, compare_queued, resolve_version
-from .files import DataDir
 from .labels import Labels
 from .standings import Standing, standings
 from .status import Status, status
+from .stored_files import StoredFiles
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
@@ -166,7 +166,7 @@ def open_ladder(url: str | None = None) -> LocalLadder:
     the data directory), its bot code cached under ``$ARENA_HOME``; submissions are queued
     for the workers. The caller closes ``.store``."""
     store = open_store(url)
-    return LocalLadder(store, DataDir(store, arena_home() / "cache"))
+    return LocalLadder(store, StoredFiles(store, arena_home() / "cache"))
 
 
 class LocalLadder:
@@ -175,7 +175,7 @@ class LocalLadder:
     at once, in ``sandbox()`` (opened before anything is stored, closed after)."""
 
     def __init__(
-        self, store: Store, data: DataDir, sandbox: Callable[[], Sandbox] | None = None
+        self, store: Store, data: StoredFiles, sandbox: Callable[[], Sandbox] | None = None
     ) -> None:
         self.store = store
         self.data = data
