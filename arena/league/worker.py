@@ -40,8 +40,8 @@ from arena.play import TablePipeline
 from arena.sandbox import Sandbox
 from arena.store import Match, Store
 
+from .apply_ratings import update_ratings
 from .matches import ScheduledMatch, play_match, schedule_match
-from .rating import update_ratings
 from .stored_files import StoredFiles
 from .tournaments import unfinished
 from .validate import validate_next
