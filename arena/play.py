@@ -177,8 +177,9 @@ class SeatedBot:
     bot: BotSpec
     running: RunningBot
     limits: Limits
-    channels: list[grpc.Channel]  # the table's, each closed as it is torn down
-    sockets: list[int]  # the same
+    # The table's channels and checked sockets, each closed as the table is torn down.
+    channels: list[grpc.Channel]
+    sockets: list[int]
     player: RemotePlayer | None = None  # once reached
 
     def hello(self, bot_seed: int, rules: Rules) -> None:
