@@ -24,12 +24,12 @@ import grpc
 
 from arena.attached import DEFAULT_TIMEOUT_S, AttachedBot, relaxed
 from arena.bot_specs import BotSpec
-from arena.engine import DealRecord, GameState, Rules
-from arena.engine.replay import Forfeit, Replay, build_replay
-from arena.engine.situation import startup_place
+from arena.engine import DealRecord, Observation, Rules
+from arena.engine.events import Event
+from arena.engine.replay import Replay, build_replay
 from arena.ladder.pairs import Pair, PairGame, second_seating
 from arena.limits import Limits
-from arena.referee import BotFault, GameOutcome, RemotePlayer, StartupFault, run_game
+from arena.referee import GameOutcome, RemotePlayer, StartupFault, run_game
 from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
 from arena.sandbox.leftovers import scratch_dir
 
@@ -129,48 +129,31 @@ def referee_table(
     """Referee one game between a table's bots, then stop them whatever happened.
 
     ``on_begin`` is called once every bot has answered Hello (or one failed to), as the
-    game's play begins: the moment to start the next game's bots (``TablePipeline.begun``),
-    no sooner, so that they don't compete for the CPU with these bots' start-up.
+    game's play begins (``run_game``'s): the moment to start the next game's bots
+    (``TablePipeline.begun``), no sooner, so that they don't compete for the CPU with these
+    bots' start-up.
 
     The logs are kept as the game left them; then the table is torn down (the bots stopped,
     their channels closed, the scratch directory removed) by ``tear_down``, given the work
     to do: at once by default, in the background with ``TablePipeline.later``. Stopping a
     table of containers takes 0.2 s, and 0.5-0.7 s when other workers stop theirs too: time
     the next game need not wait for, since no bot of this game can reach it."""
-    rules = settings.rules
     channels: list[grpc.Channel] = []
     sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
     tear_down_table = functools.partial(_tear_down, table, channels, sockets)
+    seats = [
+        SeatedBot(seat, bot, running, settings.limits_of(bot), channels, sockets)
+        for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True))
+    ]
     try:
-        players = []
-        outcome = None
-        for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True)):
-            # Start-up counts from the start; a bot started ahead of its game that is up by
-            # now still gets a moment to be reached.
-            limits = settings.limits_of(bot)
-            deadline = max(running.started_at + limits.startup_ms / 1000, time.monotonic() + 1.0)
-            try:
-                if bot.address is None:
-                    sockets.append(_checked_socket(seat, bot, running, limits, deadline))
-                target = bot.address or f"unix:{dial_path(sockets[-1])}"
-                channel = grpc.insecure_channel(target, CHANNEL_OPTIONS)
-                channels.append(channel)
-                player = RemotePlayer(
-                    seat, channel, limits, bot.label, running.died, running.freeze, running.thaw
-                )
-                players.append(player)
-                player.hello(bot_seed(seed, seat), rules, deadline)
-            except BotFault as fault:
-                place = startup_place(fault.seat, fault.bot)
-                forfeit = Forfeit(fault.seat, fault.reason, fault.detail, place)
-                outcome = GameOutcome(GameState.new(seed, rules), forfeit)
-                break
-        if on_begin is not None:
-            on_begin()
-        if outcome is None:
-            outcome = run_game(
-                players, seed, rules, record_legal=settings.record_legal, on_deal=on_deal
-            )
+        outcome = run_game(
+            seats,
+            seed,
+            settings.rules,
+            record_legal=settings.record_legal,
+            on_deal=on_deal,
+            on_begin=on_begin,
+        )
     except BaseException:
         tear_down_table()
         raise
@@ -181,7 +164,49 @@ def referee_table(
             tear_down_table()
         else:
             tear_down(tear_down_table)
+    players = [s.player for s in seats if s.player is not None]
     return PlayedGame(seed, table.bots, outcome, players, logs)
+
+
+@dataclass
+class SeatedBot:
+    """A table's bot as the referee's ``Player``: reached as it is greeted (its socket
+    checked, a channel dialled to it), a ``RemotePlayer`` from then on."""
+
+    seat: int
+    bot: BotSpec
+    running: RunningBot
+    limits: Limits
+    # The table's channels and checked sockets, each closed as the table is torn down.
+    channels: list[grpc.Channel]
+    sockets: list[int]
+    player: RemotePlayer | None = None  # once reached
+
+    def hello(self, bot_seed: int, rules: Rules) -> None:
+        # Start-up counts from the start; a bot started ahead of its game that is up by
+        # now still gets a moment to be reached.
+        limits, running = self.limits, self.running
+        deadline = max(running.started_at + limits.startup_ms / 1000, time.monotonic() + 1.0)
+        if self.bot.address is None:
+            self.sockets.append(_checked_socket(self.seat, self.bot, running, limits, deadline))
+        target = self.bot.address or f"unix:{dial_path(self.sockets[-1])}"
+        channel = grpc.insecure_channel(target, CHANNEL_OPTIONS)
+        self.channels.append(channel)
+        self.player = RemotePlayer(
+            self.seat, channel, limits, self.bot.label, running.died, running.freeze, running.thaw
+        )
+        self.player.hello(bot_seed, rules, deadline)
+
+    def choose(self, obs: Observation) -> int:
+        return self._reached().choose(obs)
+
+    def notify(self, event: Event) -> None:
+        self._reached().notify(event)
+
+    def _reached(self) -> RemotePlayer:
+        if self.player is None:
+            raise RuntimeError(f"seat {self.seat} was never greeted")
+        return self.player
 
 
 def _checked_socket(
@@ -206,11 +231,6 @@ def _tear_down(table: Table, channels: Sequence[grpc.Channel], sockets: Sequence
         for fd in sockets:
             os.close(fd)
         table.scratch.cleanup()
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """What seeds a bot's ``self.rng``: its game and seat, folded into the protocol's 64 bits."""
-    return (seed * 4 + seat) % (1 << 64)
 
 
 def play_game(

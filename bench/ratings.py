@@ -53,7 +53,7 @@ from arena.ladder import (
     round_robin,
     states_after,
 )
-from arena.ladder.ratings import NATS
+from arena.ladder.elo_ratings import NATS
 from arena.ladder.schedule import MIXED_MAX_ENTRIES
 from arena.ladder.weng_lin import MU, WengLin
 

@@ -69,7 +69,7 @@ from sqlalchemy.engine import make_url
 from arena.bot_specs import BotSpec
 from arena.engine.replay import verify_replay
 from arena.ladder import round_robin
-from arena.league.files import code_key
+from arena.league.stored_files import code_key
 from arena.limits import Limits
 from arena.play import GameSettings, play_game
 from arena.sandbox import SandboxError, open_sandbox

@@ -42,7 +42,7 @@ from sqlalchemy import create_engine, insert, text
 from sqlalchemy.engine import make_url
 
 from arena.league.api import open_ladder
-from arena.league.files import DataDir
+from arena.league.stored_files import StoredFiles
 from arena.league.submit import ladder
 from arena.store import Match, MatchStatus, RatingChange, Store, VersionStatus, open_store
 from arena.web import bound_socket, create_app
@@ -79,7 +79,7 @@ def build(store: Store, bots: int, results: int, replay: dict[str, Any]) -> str:
         versions.append(v.id)
     t = ladder(store)
     assert t.id is not None
-    key = DataDir(store, Path(tempfile.gettempdir())).store_blob(
+    key = StoredFiles(store, Path(tempfile.gettempdir())).store_blob(
         json.dumps({"games": [replay, replay]}).encode(), ".json"
     )
     strength = {v: rng.gauss(0, 1) for v in versions}

@@ -57,7 +57,7 @@ import typer
 from arena.bot_specs import BotSpec, resolve_bot
 from arena.ladder.sprt import Verdict
 from arena.league.compare import compare_locally, resolve_version
-from arena.league.files import export_archive
+from arena.league.stored_files import export_archive
 from arena.limits import Limits
 from arena.read_model import CompareLine, CompareSettings
 from arena.sandbox import SandboxError

@@ -32,8 +32,8 @@ from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
 from arena.league.api import Ladder, LocalLadder, NoResult, cached_data, open_ladder
 from arena.league.compare import resolve_version
-from arena.league.files import export_archive
 from arena.league.standings import ALL_ONLY, DETAIL_LABELS
+from arena.league.stored_files import export_archive
 from arena.league.submit import LADDER, submit
 from arena.league.validate import validate_until_settled
 from arena.league.worker import Worker, WorkerConfig

@@ -3,6 +3,7 @@
 No database and no I/O here: ``arena.store`` keeps schedules and results, and calls these.
 """
 
+from .elo_ratings import Estimate, Fit, elo, elo_steps, fit, groups
 from .pairs import Pair, PairGame
 from .rating_choice import RATING_MODELS, model_named
 from .rating_model import (
@@ -15,7 +16,6 @@ from .rating_model import (
     states_after,
     steps,
 )
-from .ratings import Estimate, Fit, elo, elo_steps, fit, groups
 from .results import Record, Result, entry_key, records
 from .schedule import (
     FORMATS,

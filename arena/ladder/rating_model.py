@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .ratings import INITIAL, NATS, PRIOR_SD, Z95, elo_steps, fit, in_schedule_order
+from .elo_ratings import INITIAL, NATS, PRIOR_SD, Z95, elo_steps, fit, in_schedule_order
 from .results import Result, entry_key
 from .schedule import Entry
 

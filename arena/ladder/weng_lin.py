@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from openskill.models import BradleyTerryFull
 
+from .elo_ratings import Z95
 from .rating_model import Ranking, Shown, State, all_entries, normal_los, ranked
-from .ratings import Z95
 from .results import Result
 from .schedule import Entry
 

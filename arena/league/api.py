@@ -49,10 +49,10 @@ from arena.store import (
 )
 
 from .compare import compare_queued, resolve_version
-from .files import DataDir
 from .labels import Labels
 from .standings import standings
 from .status import status
+from .stored_files import StoredFiles
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
@@ -170,9 +170,9 @@ def open_ladder(
     return LocalLadder(store, cached_data(store), sandbox)
 
 
-def cached_data(store: Store) -> DataDir:
+def cached_data(store: Store) -> StoredFiles:
     """The store's files, bot code unpacked into this machine's cache under $ARENA_HOME."""
-    return DataDir(store, arena_home() / "cache")
+    return StoredFiles(store, arena_home() / "cache")
 
 
 class LocalLadder:
@@ -181,7 +181,7 @@ class LocalLadder:
     at once, in ``sandbox()`` (opened before anything is stored, closed after)."""
 
     def __init__(
-        self, store: Store, data: DataDir, sandbox: Callable[[], Sandbox] | None = None
+        self, store: Store, data: StoredFiles, sandbox: Callable[[], Sandbox] | None = None
     ) -> None:
         self.store = store
         self.data = data

@@ -42,9 +42,9 @@ from arena.store import (
     VersionStatus,
 )
 
-from .files import DataDir
 from .labels import Labels
 from .matches import stored_pair
+from .stored_files import StoredFiles
 
 
 def resolve_version(store: Store, spec: str) -> BotVersion:
@@ -171,7 +171,7 @@ def _notes(first: PlayedGame, second: PlayedGame) -> tuple[str, ...]:
 
 def compare_queued(
     store: Store,
-    data: DataDir,
+    data: StoredFiles,
     a: str,
     b: str,
     settings: CompareSettings,
@@ -195,7 +195,7 @@ def compare_queued(
 
 def _queued(
     store: Store,
-    data: DataDir,
+    data: StoredFiles,
     tid: int,
     teams: tuple[tuple[int, int], tuple[int, int]],
     labels: tuple[str, str],

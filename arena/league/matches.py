@@ -24,10 +24,10 @@ from arena.play import (
 from arena.sandbox import Sandbox
 from arena.store import ForfeitInfo, Match, MatchResult, Store
 
-from .files import DataDir
+from .stored_files import StoredFiles
 
 
-def lineup(store: Store, data: DataDir, match: Match) -> list[BotSpec]:
+def lineup(store: Store, data: StoredFiles, match: Match) -> list[BotSpec]:
     """The first game's four bots, by seat."""
     specs = []
     for version_id in match.seats:
@@ -59,7 +59,7 @@ class ScheduledMatch:
 
 def schedule_match(
     store: Store,
-    data: DataDir,
+    data: StoredFiles,
     match: Match,
     sandbox: Sandbox,
     limits: Limits,
@@ -73,7 +73,7 @@ def schedule_match(
 
 
 def play_match(
-    data: DataDir,
+    data: StoredFiles,
     scheduled: ScheduledMatch,
     tables: TablePipeline,
     rules: Rules = Rules(),  # noqa: B008 (a frozen value)
@@ -108,7 +108,7 @@ def play_match(
         return _result(data, games)
 
 
-def _result(data: DataDir, games: list[PlayedGame]) -> MatchResult:
+def _result(data: StoredFiles, games: list[PlayedGame]) -> MatchResult:
     pair = pair_of(*games)
     forfeit: ForfeitInfo | None = None
     if (fault := pair.forfeit) is not None:  # the first fault decides the pair

@@ -8,7 +8,7 @@ from arena.ladder import Record, groups, model_named, records
 from arena.read_model import Standing
 from arena.store import Store, Tournament, TournamentKind
 
-from .rating import current_states, done_results
+from .apply_ratings import current_states, done_results
 
 # The models' figures as the table heads them; the Elo model's fit is its rating column.
 DETAIL_LABELS = {"elo": "Elo", "mu": "mu", "sigma": "sigma", "conservative": "mu-3sigma"}

@@ -25,7 +25,7 @@ from arena.store import (
     VersionStatus,
 )
 
-from .files import code_key
+from .stored_files import code_key
 
 LADDER = "ladder"  # the open-ended tournament every active version joins
 

@@ -25,7 +25,7 @@ from arena.render import forfeit_where
 from arena.sandbox import Sandbox
 from arena.store import BotVersion, MatchStatus, Store, Validation, VersionStatus
 
-from .files import DataDir
+from .stored_files import StoredFiles
 from .submit import Submitted, settle
 
 log = logging.getLogger("arena.worker")
@@ -53,7 +53,7 @@ def fault_of(forfeit: Forfeit | None) -> str | None:
 
 
 def validate_next(
-    store: Store, data: DataDir, sandbox: Sandbox, worker_id: str, heartbeat_s: float = 5.0
+    store: Store, data: StoredFiles, sandbox: Sandbox, worker_id: str, heartbeat_s: float = 5.0
 ) -> Validated | None:
     """Claim the first queued validation, play it, keep it, settle its version; None when
     there is nothing to claim (none queued, or the first is being played elsewhere)."""
@@ -93,7 +93,7 @@ def validate_next(
 
 def validate_until_settled(
     store: Store,
-    data: DataDir,
+    data: StoredFiles,
     sandbox: Sandbox,
     version_id: int,
     worker_id: str,
@@ -125,7 +125,7 @@ def _scheduled(done: Validated | None, version_id: int) -> int:
 
 
 def _play(
-    store: Store, data: DataDir, sandbox: Sandbox, version: BotVersion
+    store: Store, data: StoredFiles, sandbox: Sandbox, version: BotVersion
 ) -> tuple[str, str, str | None]:
     """The game played and stored: its replay's key, its logs' key, the version's fault."""
     bot = store.bot_by_id(version.bot_id)

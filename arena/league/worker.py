@@ -40,9 +40,9 @@ from arena.play import TablePipeline
 from arena.sandbox import Sandbox
 from arena.store import Match, Store
 
-from .files import DataDir
+from .apply_ratings import update_ratings
 from .matches import ScheduledMatch, play_match, schedule_match
-from .rating import update_ratings
+from .stored_files import StoredFiles
 from .tournaments import unfinished
 from .validate import validate_next
 
@@ -74,7 +74,7 @@ class Worker:
     def __init__(
         self,
         store: Store,
-        data: DataDir,
+        data: StoredFiles,
         sandbox: Sandbox,
         config: WorkerConfig = WorkerConfig(),
         *,

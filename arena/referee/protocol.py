@@ -6,9 +6,10 @@ from functools import cache
 
 from backalley.v1 import player_pb2 as pb
 
-from arena.engine import BOARD, PASS, DealRecord, Observation, Phase, Trick, card_name
+from arena.engine import BOARD, PASS, Observation, Phase, card_name
 from arena.engine.bids import MAX_NUMBER, NUM_ACTIONS, legal_bid_mask, number_bid
 from arena.engine.cards import SUITS, CardError, parse_card
+from arena.engine.events import DealEnded, Event, GameEnded, TrickEnded
 
 NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(54))
 
@@ -304,28 +305,29 @@ PLAY_ANSWERS: dict[bytes, int] = {
 }
 
 
-def trick_ended(deal: int, trick: Trick, trump: int | None) -> pb.Notification:
-    event = pb.Notification()
-    ended = event.trick_ended
-    ended.deal_number = deal
-    plays = tuple((trick.seat_of(i), c) for i, c in enumerate(trick.cards))
-    _fill_trick(ended.trick, trick.leader, plays, trick.winner)
-    if trump is not None:
-        ended.trump = SUITS[trump]
-    return event
-
-
-def deal_ended(record: DealRecord) -> pb.Notification:
-    return pb.Notification(
-        deal_ended=pb.DealEnded(
-            deal_number=record.number,
-            redeal=record.redeal,
-            tricks_won=record.tricks_won,
-            points=list(record.points or ()),
-            totals=list(record.totals or ()),
-        )
-    )
-
-
-def game_ended(totals: list[int], winner: int | None, reason: str) -> pb.Notification:
-    return pb.Notification(game_ended=pb.GameEnded(totals=totals, winner=winner, reason=reason))
+def notification(event: Event) -> pb.Notification:
+    """The protocol's message for an engine event."""
+    match event:
+        case TrickEnded(deal, trick, trump):
+            message = pb.Notification()
+            ended = message.trick_ended
+            ended.deal_number = deal
+            plays = tuple((trick.seat_of(i), c) for i, c in enumerate(trick.cards))
+            _fill_trick(ended.trick, trick.leader, plays, trick.winner)
+            if trump is not None:
+                ended.trump = SUITS[trump]
+            return message
+        case DealEnded(record):
+            return pb.Notification(
+                deal_ended=pb.DealEnded(
+                    deal_number=record.number,
+                    redeal=record.redeal,
+                    tricks_won=record.tricks_won,
+                    points=list(record.points or ()),
+                    totals=list(record.totals or ()),
+                )
+            )
+        case GameEnded(totals, winner, reason):
+            return pb.Notification(
+                game_ended=pb.GameEnded(totals=list(totals), winner=winner, reason=reason)
+            )

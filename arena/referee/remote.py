@@ -19,6 +19,7 @@ from backalley.v1 import player_pb2_grpc as pb_grpc
 from google.protobuf.message import DecodeError
 
 from arena.engine import Observation, Phase, Rules, action_name
+from arena.engine.events import Event
 from arena.engine.replay import ThinkTime
 from arena.limits import Limits
 
@@ -30,6 +31,7 @@ from .protocol import (
     RequestEncoder,
     bid_action,
     card_action,
+    notification,
 )
 
 PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
@@ -162,10 +164,13 @@ class RemotePlayer:
             )  # fmt: skip
         return action
 
-    def notify(self, event: pb.Notification) -> None:
+    def notify(self, event: Event) -> None:
         if self.wants_notifications:
             self._call(
-                self.stub.Notify, event, what="a notification", free_ms=self.limits.notify_ms
+                self.stub.Notify,
+                notification(event),
+                what="a notification",
+                free_ms=self.limits.notify_ms,
             )
 
     def _call(

@@ -1,20 +1,20 @@
-"""Users (a token, kept only as its hash), bots and their versions, tournaments."""
+"""Users (a token, kept only as its hash), bots and their versions."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, func
 from sqlmodel import Session, col, select
 
-from arena.read_model import RatingModelName, TournamentFormat, TournamentKind, VersionStatus
+from arena.read_model import VersionStatus
 
 from .base import StoreBase
 from .blobs import put_blob
 from .errors import NameTaken, NotFound, StoreError
-from .models import Bot, BotVersion, Tournament, User
+from .models import Bot, BotVersion, User
+from .names import check_name
 from .tokens import new_token
 from .validations import queue_validation
 
@@ -32,7 +32,7 @@ class Accounts(StoreBase):
     def add_user(self, name: str, *, operator: bool = False) -> str:
         """Create a user (an ``operator`` reads every bot's logs) with a first token, named
         ``first``; returns the token, which is shown once and stored only hashed."""
-        _check_name("user", name)
+        check_name("user", name)
 
         def add(session: Session) -> str:
             if session.exec(select(User).where(User.name == name)).first() is not None:
@@ -67,7 +67,7 @@ class Accounts(StoreBase):
         the same transaction (and, ``validate``, its validation game queued), creating the bot
         on first use. The same content again returns the existing version; another user's bot
         name is refused."""
-        _check_name("bot", bot_name)
+        check_name("bot", bot_name)
 
         def add(session: Session) -> BotVersion:
             now = time.time()
@@ -192,68 +192,6 @@ class Accounts(StoreBase):
         with self._session() as session:
             query = select(col(BotVersion.id)).join(*_newest_active())
             return frozenset(v for v in session.exec(query) if v is not None)
-
-    # ------------------------------------------------------------------ tournaments
-
-    def create_tournament(
-        self,
-        name: str,
-        *,
-        seed: int,
-        kind: TournamentKind = TournamentKind.TOURNAMENT,
-        format: TournamentFormat = TournamentFormat.PAIRS,
-        games_per_pairing: int = 1,
-        limits: Mapping[str, Any] | None = None,
-        rating_model: RatingModelName = RatingModelName.ELO,
-    ) -> Tournament:
-        _check_name("tournament", name)
-        TournamentKind(kind)
-        TournamentFormat(format)
-        RatingModelName(rating_model)
-        if games_per_pairing < 1:
-            raise StoreError(f"games per pairing must be >= 1, got {games_per_pairing}")
-
-        def add(session: Session) -> Tournament:
-            if session.exec(select(Tournament).where(Tournament.name == name)).first():
-                raise NameTaken(f"tournament name {name!r} is taken")
-            tournament = Tournament(
-                name=name,
-                kind=kind,
-                format=format,
-                games_per_pairing=games_per_pairing,
-                rating_model=rating_model,
-                seed=seed,
-                limits=dict(limits or {}),
-                created_at=time.time(),
-            )
-            session.add(tournament)
-            session.flush()
-            return tournament
-
-        return self._retrying(add)
-
-    def tournament(self, name: str) -> Tournament:
-        with self._session() as session:
-            tournament = session.exec(select(Tournament).where(Tournament.name == name)).first()
-        if tournament is None:
-            raise NotFound(f"unknown tournament {name!r}")
-        return tournament
-
-    def tournament_by_id(self, tournament_id: int) -> Tournament:
-        with self._session() as session:
-            tournament = session.get(Tournament, tournament_id)
-        if tournament is None:
-            raise NotFound(f"unknown tournament id {tournament_id}")
-        return tournament
-
-    def tournaments(self) -> list[Tournament]:
-        with self._session() as session:
-            return list(session.exec(select(Tournament).order_by(col(Tournament.id))))
-
-
-def _check_name(what: str, name: str) -> None:
-    if not name or len(name) > 64 or not name.isprintable() or name.strip() != name:
-        raise StoreError(f"{what} name {name!r}: 1-64 printable characters, no outer spaces")
 
 
 def _id(row: User | Bot) -> int:

@@ -8,6 +8,7 @@ from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
 from .tallies import Tallies
 from .tokens import Tokens, token_hash
+from .tournaments import Tournaments
 from .validations import Validations
 from .workers import Workers
 
@@ -23,7 +24,7 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Tokens, Blobs, Queue, Validations, Ratings, Tallies, Workers):
+class Store(Accounts, Tokens, Tournaments, Blobs, Queue, Validations, Ratings, Tallies, Workers):
     """Users and their tokens, bots, tournaments, stored files, the match queue, the
     validation queue, ratings, versions' tallies and workers; open it with
     ``arena.store.open_store``. Each method is one transaction."""

@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 from .base import StoreBase
 from .errors import AuthError, Forbidden, NameTaken, NotFound, StoreError
 from .models import Token, User
+from .names import check_name
 
 
 def token_hash(token: str) -> str:
@@ -21,8 +22,7 @@ def token_hash(token: str) -> str:
 
 def new_token(session: Session, user_id: int, name: str, expires_at: float | None) -> str:
     """Add a token for the user in ``session``; returns it (the only time it is seen)."""
-    if not name or len(name) > 64 or not name.isprintable() or name.strip() != name:
-        raise StoreError(f"token name {name!r}: 1-64 printable characters, no outer spaces")
+    check_name("token", name)
     taken = select(Token).where(Token.user_id == user_id, Token.name == name)
     if session.exec(taken).first() is not None:
         raise NameTaken(f"you already have a token named {name!r}")

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.league.files import DataDir
+from arena.league.stored_files import StoredFiles
 from arena.store import MatchStatus
 from tests.cli.runner import error_line
 from tests.ladder.test_statistics import expected_contracts
@@ -18,7 +18,7 @@ def stored_replays(arena: Arena) -> list[dict[str, Any]]:
     with arena.store() as store:
         ladder = store.tournament("ladder")
         assert ladder.id is not None
-        data = DataDir(store, arena.home / "cache")
+        data = StoredFiles(store, arena.home / "cache")
         return [
             game
             for m in store.matches(ladder.id, MatchStatus.DONE)

@@ -24,8 +24,8 @@ from arena.ladder import (
     records,
     round_robin,
 )
+from arena.ladder.elo_ratings import NATS, Z95
 from arena.ladder.pairs import score_of_points
-from arena.ladder.ratings import NATS, Z95
 
 
 def simulate(

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
-from arena.league.files import code_key
+from arena.league.stored_files import code_key
 from arena.league.submit import join_ladder
 from arena.store import Store, VersionStatus, open_store
 from arena.submission import content_hash, pack

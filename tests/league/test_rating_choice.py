@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from arena.ladder import states_after
-from arena.ladder.ratings import Z95
+from arena.ladder.elo_ratings import Z95
 from arena.ladder.weng_lin import WengLin
 from arena.league.api import open_ladder
-from arena.league.rating import done_results
+from arena.league.apply_ratings import done_results
 from arena.read_model import Standing
 from arena.service.convert import standing_message, standing_row
 from arena.store import RatingModelName

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from backalley.v1 import player_pb2 as pb
 
 from arena.engine import GameState, Phase, observe, parse_card
+from arena.engine.events import DealEnded, Event, GameEnded, TrickEnded
 from arena.referee import protocol
 
 from .botproc import RunningBot
@@ -68,9 +69,9 @@ def play_game(seats: Sequence[RunningBot], seed: int, notify: Sequence[bool]) ->
     state = GameState.new(seed)
     listeners = [bot for bot, wants in zip(seats, notify, strict=True) if wants]
 
-    def tell(event: pb.Notification) -> None:
+    def tell(event: Event) -> None:
         for bot in listeners:
-            bot.notify(event)
+            bot.notify(protocol.notification(event))
 
     while not state.is_terminal():
         record = state.current_deal
@@ -82,10 +83,11 @@ def play_game(seats: Sequence[RunningBot], seed: int, notify: Sequence[bool]) ->
         else:
             state.apply(parse_card(bot.play(request).card))
         if len(record.tricks) > tricks:
-            tell(protocol.trick_ended(record.number, record.tricks[-1], record.trump))
+            tell(TrickEnded(record.number, record.tricks[-1], record.trump))
         if state.current_deal is not record or state.is_terminal():
-            tell(protocol.deal_ended(record))
-    tell(protocol.game_ended(list(state.totals), state.winner(), "normal"))
+            tell(DealEnded(record))
+    a, b = state.totals
+    tell(GameEnded((a, b), state.winner(), "normal"))
     return state
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.league.files import export_archive
+from arena.league.stored_files import export_archive
 from arena.service.v1 import arena_pb2 as pb
 from arena.service.v1 import arena_pb2_grpc as rpc
 from arena.submission import SubmissionError, content_hash

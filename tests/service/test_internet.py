@@ -14,7 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.league.files import code_key
+from arena.league.stored_files import code_key
 from arena.league.submit import join_ladder
 from arena.service.v1 import arena_pb2 as pb
 from arena.service.v1 import arena_pb2_grpc as rpc

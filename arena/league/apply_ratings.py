@@ -1,4 +1,5 @@
-"""Ratings from finished matches, applied strictly in schedule order.
+"""Ratings from finished matches, applied strictly in schedule order (the arithmetic is
+``arena.ladder``'s, the rows ``arena.store``'s).
 
 A match's rating change is applied only once every match before it in the schedule is done
 (or has failed for good, or was cancelled, and is never rated), so the ratings are the same

@@ -21,7 +21,10 @@ from arena.engine.replay import Replay
 from arena.store import Store
 
 
-class DataDir:
+class StoredFiles:
+    """A ladder's files in its database: bots' code (unpacked on first use into ``cache``, a
+    local directory), matches' replays and logs."""
+
     def __init__(self, store: Store, cache: Path) -> None:
         self.store = store
         self.cache = cache

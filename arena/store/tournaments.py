@@ -1,0 +1,74 @@
+"""Tournaments: created under a unique name with checked settings, looked up by name or id,
+listed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from arena.read_model import RatingModelName, TournamentFormat, TournamentKind
+
+from .base import StoreBase
+from .errors import NameTaken, NotFound, StoreError
+from .models import Tournament
+from .names import check_name
+
+
+class Tournaments(StoreBase):
+    def create_tournament(
+        self,
+        name: str,
+        *,
+        seed: int,
+        kind: TournamentKind = TournamentKind.TOURNAMENT,
+        format: TournamentFormat = TournamentFormat.PAIRS,
+        games_per_pairing: int = 1,
+        limits: Mapping[str, Any] | None = None,
+        rating_model: RatingModelName = RatingModelName.ELO,
+    ) -> Tournament:
+        check_name("tournament", name)
+        TournamentKind(kind)
+        TournamentFormat(format)
+        RatingModelName(rating_model)
+        if games_per_pairing < 1:
+            raise StoreError(f"games per pairing must be >= 1, got {games_per_pairing}")
+
+        def add(session: Session) -> Tournament:
+            if session.exec(select(Tournament).where(Tournament.name == name)).first():
+                raise NameTaken(f"tournament name {name!r} is taken")
+            tournament = Tournament(
+                name=name,
+                kind=kind,
+                format=format,
+                games_per_pairing=games_per_pairing,
+                rating_model=rating_model,
+                seed=seed,
+                limits=dict(limits or {}),
+                created_at=time.time(),
+            )
+            session.add(tournament)
+            session.flush()
+            return tournament
+
+        return self._retrying(add)
+
+    def tournament(self, name: str) -> Tournament:
+        with self._session() as session:
+            tournament = session.exec(select(Tournament).where(Tournament.name == name)).first()
+        if tournament is None:
+            raise NotFound(f"unknown tournament {name!r}")
+        return tournament
+
+    def tournament_by_id(self, tournament_id: int) -> Tournament:
+        with self._session() as session:
+            tournament = session.get(Tournament, tournament_id)
+        if tournament is None:
+            raise NotFound(f"unknown tournament id {tournament_id}")
+        return tournament
+
+    def tournaments(self) -> list[Tournament]:
+        with self._session() as session:
+            return list(session.exec(select(Tournament).order_by(col(Tournament.id))))
