@@ -9,8 +9,10 @@ Two strengths (docs/operating.md compares them with docker):
   only read-only binds of ``/usr`` and of the interpreter's directories (the SDK's among
   them), its copy of its code (at its own path: tracebacks name the author's files), a
   small tmpfs ``/tmp``, a fresh ``/proc`` and ``/dev``, and its run directory
-  ``/run/arena``, the one host directory it can write. No
-  network, no other process, none of the platform's files or sockets. A root platform runs
+  ``/run/arena``, a tmpfs of ``RUN_DIR_BYTES``: it can write nothing of the host. No
+  network, no other process, none of the platform's files or sockets. The referee reaches
+  its socket through the sandbox's root as the kernel shows it, ``/proc/PID/root`` of
+  bwrap's child (``sandbox_root``). A root platform runs
   bwrap as root, so that it can bind an interpreter under a directory no one else may enter
   (a pyenv in root's home), and the bot becomes a uid of its own inside it (``setpriv``: no
   groups, no capabilities, no new privileges) before ``python`` starts; anyone else runs it
@@ -33,6 +35,7 @@ import subprocess
 import sys
 import time
 import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +43,7 @@ from pathlib import Path
 from arena.limits import Limits
 
 from .base import SOCKET_NAME, describe_exit
-from .bot_socket import open_socket
+from .bot_socket import POLL_S, SocketFault, open_socket
 from .errors import SandboxError
 from .leftovers import Sweeper, sweep_scratch
 from .output import CHUNK, OutputCapture
@@ -49,7 +52,10 @@ from .output import CHUNK, OutputCapture
 # below the subordinate ranges of /etc/subuid): bots share no RLIMIT_NPROC count, no files.
 BOT_UID_BASE = 40_000_000
 BOT_UID_SPAN = 1 << 20
-RUN_DIR = "/run/arena"  # its socket's directory inside the sandbox
+RUN_DIR = "/run/arena"  # its socket's directory inside the sandbox: a tmpfs of its own
+# bwrap bounds a tmpfs in bytes only (``--size``; it has no option for a count of files):
+# their number is the kernel's default bound for a tmpfs, half the machine's memory pages.
+RUN_DIR_BYTES = 1 << 20
 # The namespaces: a root platform makes them itself (the bot's uid change follows, inside);
 # anyone else needs a user namespace first.
 _AS_ROOT = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
@@ -151,14 +157,23 @@ class BotProcess:
     """A started bot: where it listens, what it wrote, and how it ended."""
 
     proc: subprocess.Popen[bytes]
-    socket_path: Path
+    socket_path: Path  # confined: inside its sandbox's root
     capture: OutputCapture
     uid: int  # its processes' uid: its socket's owner
     confined: bool = False
     started_at: float = field(default_factory=time.monotonic)
 
     def open_socket(self, deadline: float) -> int:
-        return open_socket(self.socket_path, self.uid, deadline, self.died)
+        path = self.socket_path
+        if self.confined:
+            root = sandbox_root(self.proc.pid, deadline, self.died)
+            if root is None:  # bwrap ended, or its sandbox was not up in time
+                how = self.died()
+                if how is not None:
+                    raise SocketFault(f"{how} before making its socket")
+                raise SocketFault("made no socket", missing=True)
+            path = root / path.relative_to("/")
+        return open_socket(path, self.uid, deadline, self.died)
 
     def output(self) -> bytes:
         if self.proc.poll() is not None:
@@ -198,6 +213,23 @@ class BotProcess:
         # otherwise it may outlive it holding the pipe: then the reader, a daemon thread,
         # ends with the platform.
         self.capture.ended(wait_s=1.0)
+
+
+def sandbox_root(bwrap: int, deadline: float, died: Callable[[], str | None]) -> Path | None:
+    """The root of bwrap's sandbox (``/proc/PID/root`` of its child, the first process in
+    its namespaces), once the child has left the host's root for its own; None if bwrap
+    ended or ``deadline`` passed first. The child is bwrap's, root's when the platform is:
+    nothing the bot does changes where that link leads."""
+    host = os.stat("/")
+    while died() is None and time.monotonic() < deadline:
+        for child in _children(bwrap):
+            root = Path(f"/proc/{child}/root")
+            with contextlib.suppress(OSError):
+                here = os.stat(root)
+                if (here.st_dev, here.st_ino) != (host.st_dev, host.st_ino):
+                    return root
+        time.sleep(POLL_S)
+    return None
 
 
 def _children(pid: int) -> list[int]:
@@ -251,7 +283,7 @@ class ProcessSandbox:
         if self.confined:
             uid = bot_uid()
             command = self._confined(bot_dir, workdir, uid, limits)
-            cwd, socket_path = None, workdir / "run" / SOCKET_NAME
+            cwd, socket_path = None, Path(RUN_DIR) / SOCKET_NAME
             env = _bot_env(f"{RUN_DIR}/{SOCKET_NAME}", "/tmp", "/usr/bin:/bin")
             command = [*command, python, "bot.py"]
         else:
@@ -287,26 +319,26 @@ class ProcessSandbox:
     def _confined(self, bot_dir: Path, workdir: Path, uid: int, limits: Limits) -> list[str]:
         """The command line that confines a bot, up to its ``python bot.py``."""
         # Its own copy of its code, readable by its uid whatever the original's modes, and
-        # untouched by anything that changes the original mid-game; its run directory, the
-        # one place of the host it can write. Both made here, before the bot runs.
-        code, run = workdir / "code", workdir / "run"
+        # untouched by anything that changes the original mid-game: made here, before the
+        # bot runs. Nothing else of the host is writable for it.
+        code = workdir / "code"
         shutil.copytree(bot_dir, code, symlinks=True)
         for path in (code, *code.rglob("*")):
             if not path.is_symlink():
                 path.chmod(0o755 if path.is_dir() else 0o644)
-        run.mkdir(mode=0o700)
-        if os.geteuid() == 0:
-            os.chown(run, uid, uid)
         # Its code keeps its path, so that its tracebacks name the author's files. /tmp's
         # tmpfs first: a bind under /tmp (an interpreter, the code) is made inside it. bwrap
-        # makes a bind's missing parents for root alone: made here, enterable by all.
+        # makes a bind's missing parents for root alone: made here, enterable by all. Its
+        # run directory is a tmpfs of bwrap's, its root's (1777: the bot's uid writes it,
+        # and no other uid is in its namespaces).
         where = bot_dir.resolve()
         tmp = ["--size", str(limits.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
+        run = ["--size", str(RUN_DIR_BYTES), "--perms", "1777", "--tmpfs", RUN_DIR]
         return [
             *rlimit_prefix(limits), *_bwrap(), *tmp,
             *_parents([*self._reach, Path(RUN_DIR), where]),
             *(arg for d in self._reach for arg in ("--ro-bind", str(d), str(d))),
-            "--bind", str(run), RUN_DIR,
+            *run,
             "--ro-bind", str(code), str(where), "--chdir", str(where),
             "--", *_drop_uid(uid),
         ]  # fmt: skip

@@ -107,7 +107,7 @@ def within_bounds(log: str) -> None:
 
 FILL = """
 import errno
-for place in ("/run/arena", "/tmp", "/dev/shm"):
+for place in PLACES:
     written = files = 0
     stopped_by = "none"
     try:
@@ -126,7 +126,36 @@ for place in ("/run/arena", "/tmp", "/dev/shm"):
     except OSError as e:
         stopped_by = errno.errorcode[e.errno] if stopped_by == "ENOSPC" else "files " + stopped_by
     print(f"{place}: {written} bytes, {files} files, {stopped_by}")
+""".replace("PLACES", repr(("/run/arena", "/tmp", "/dev/shm")))
+
+# The process sandbox's writable places (its /dev/shm is not one), and what each is mounted
+# as; files are not bounded in number there: a few thousand say so in time.
+FILL_PROCESS = (
+    FILL.replace(repr(("/run/arena", "/tmp", "/dev/shm")), repr(("/run/arena", "/tmp"))).replace(
+        "100_000", "5_000"
+    )
+    + """
+for line in open("/proc/self/mountinfo"):
+    mounted_on, (kind, _, options) = line.split()[4], line.split(" - ")[1].split()
+    if mounted_on in ("/run/arena", "/tmp"):
+        print("mount", mounted_on, kind, options)
 """
+)
+
+
+def within_bytes_in_memory(log: str) -> None:
+    """Each writable place is a tmpfs, off the host's disk, and stopped its bot at its size
+    (full, or /tmp's file at RLIMIT_FSIZE, the same size); bwrap bounds no count of files
+    (docs/operating.md)."""
+    bounds = {"/run/arena": 1 << 20, "/tmp": 16 << 20}
+    for place, most_bytes in bounds.items():
+        found = re.search(rf"^{place}: (\d+) bytes, (\d+) files, (\w+)$", log, re.MULTILINE)
+        assert found is not None, log[-2000:]
+        assert 0 < int(found[1]) <= most_bytes and found[3] in ("ENOSPC", "EFBIG"), found[0]
+        mount = re.search(rf"^mount {place} (\S+) (\S+)$", log, re.MULTILINE)
+        assert mount is not None and mount[1] == "tmpfs", log[-2000:]
+        assert f"size={most_bytes >> 10}k" in mount[2].split(","), mount[0]
+
 
 # Everything the bot could learn of the referee's environment, through any process it sees.
 ENVIRONS = """
@@ -278,6 +307,13 @@ if not FLOODED:
         backends=("docker",),
         options=("--move-ms", 10000),
         check=within_bounds,
+    ),
+    "fills every place it can write (process)": Case(
+        probe_bot(FILL_PROCESS),
+        "normal",
+        backends=("process",),
+        options=("--move-ms", 10000),
+        check=within_bytes_in_memory,
     ),
     "reads the referee's environment and links its files to it": Case(
         probe_bot(ENVIRONS), "normal", r"^environ: done$"
