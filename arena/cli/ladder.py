@@ -32,7 +32,7 @@ from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
 from arena.ladder.statistics import Statistics, by_bot
 from arena.league.api import Ladder, LocalLadder, NoResult, cached_data, open_ladder
 from arena.league.compare import resolve_version
-from arena.league.standings import ALL_ONLY, DETAIL_LABELS
+from arena.league.standings import DETAIL_LABELS, detail_keys
 from arena.league.stored_files import export_archive
 from arena.league.submit import LADDER, submit
 from arena.league.validate import validate_until_settled
@@ -319,8 +319,7 @@ def print_standings(
         caption += " Elo: sequential, in schedule order."
     if hidden:
         caption += f" {hidden} retired version{'s' * (hidden > 1)} hidden (--all shows them)."
-    keys = [k for k in rows[0].details if k in DETAIL_LABELS] if rows else []
-    keys = [k for k in keys if show_all or k not in ALL_ONLY]
+    keys = detail_keys(rows, show_all=show_all)
     digits = 1 if openskill else 0
     columns = ["rank", "group", "bot", "version", "owner", "rating (95%)"]
     columns += ["status"] if show_all else []

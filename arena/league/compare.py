@@ -5,12 +5,12 @@ The comparison is a tournament of kind ``compare`` (named ``compare-<A>-<B>-<n>`
 matches workers claim ahead of ladder and tournament matches. ``batch`` pairs are kept
 queued ahead of the verdict; once it is reached (or the caller goes away), the pairs still
 queued are cancelled. Pair *i* is played on seed ``seed + i``, A+A at seats 0+2 of the first
-game, exactly as the local ``arena compare`` plays it, so both give the same pairs. Played
-here, the lines also hold each bot's statistics (from the replays) and every forfeit with
-where it happened; the store keeps only the first forfeit of a pair, the one that decides it.
-Both print A's and B's statistics over the pairs the test counted, from the pairs' replays
+game, exactly as the local ``arena compare`` plays it, so both give the same pairs. Both
+end with A's and B's statistics over the pairs the test counted, from the pairs' replays
 (played here, or as the workers stored them), without think time: a seeded comparison
-prints the same lines every run, here or queued.
+prints the same lines every run, here or queued. Played here, a pair's line holds every
+forfeit with where it happened; the store keeps only the first forfeit of a pair, the one
+that decides it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,13 @@ DETAIL_LABELS = {"elo": "Elo", "mu": "mu", "sigma": "sigma", "conservative": "mu
 ALL_ONLY = {"elo"}  # shown with --all only (the sequential Elo, beside the fit)
 
 
+def detail_keys(rows: list[Standing], *, show_all: bool = False) -> list[str]:
+    """The model's figures shown beside the rating column, in order: the CLI's ladder and
+    the web's show the same (``elo`` only with ``--all`` / ``?all=1``)."""
+    keys = [k for k in rows[0].details if k in DETAIL_LABELS] if rows else []
+    return [k for k in keys if show_all or k not in ALL_ONLY]
+
+
 def standings(store: Store, tournament: Tournament) -> list[Standing]:
     assert tournament.id is not None
     matches = store.matches(tournament.id)

@@ -23,8 +23,10 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
+from arena.inert import inert_bytes
 from arena.league.api import LocalLadder, NoResult
 from arena.league.browse import StandingsCache, bot_profile, match_detail, match_page
+from arena.league.standings import detail_keys
 from arena.league.submit import LADDER
 from arena.store import AuthError, Forbidden, NotFound, StoreError, User
 
@@ -44,6 +46,7 @@ def page_templates() -> Jinja2Templates:
 
 
 JSON = "application/json"
+RECENT = 20  # the bot page's most recent played matches
 PageQuery = Annotated[int, Query(alias="page", ge=1, description="From 1.")]
 
 
@@ -124,14 +127,24 @@ def create_app(
     # ------------------------------------------------------------------ pages
 
     @app.get("/", response_class=HTMLResponse)
-    def ladder_page(request: Request, tournament: str = LADDER, retired: bool = False) -> Response:
+    def ladder_page(
+        request: Request,
+        tournament: str = LADDER,
+        retired: bool = False,
+        show_all: Annotated[bool, Query(alias="all")] = False,
+    ) -> Response:
+        """One rating column, as ``arena ladder``; ``?all=1`` as its ``--all``: retired
+        versions too, with each one's status and the sequential Elo."""
+        retired = retired or show_all
         rows = standings(tournament, retired=retired)
         context = {
             "rows": rows,
+            "details": detail_keys(rows, show_all=show_all),
             "axis": interval_axis([r.ci95 for r in rows]),
             "tournament": tournament,
             "tournaments": [t.name for t in ladder.store.tournaments()],
             "retired": retired,
+            "show_all": show_all,
             "poll": poll_seconds,
         }
         if request.headers.get("HX-Request"):
@@ -165,7 +178,7 @@ def create_app(
             request,
             "log.html",
             log=found[0],
-            text=found[0].output.decode("utf-8", errors="replace"),
+            text=inert_bytes(found[0].output),
             back=f"/bots/{quote(name)}/versions/{number}/validation",
             back_label=f"{name} v{number}'s validation game",
             user=user,
@@ -177,12 +190,12 @@ def create_app(
 
     @app.get("/bots/{name:path}", response_class=HTMLResponse)
     def bot_page(request: Request, name: str) -> Response:
-        profile = bot_profile(ladder, name)
+        profile = bot_profile(ladder, name, RECENT)
         user = signed_in(request)
         owner = user is not None and (user.operator or user.name == profile.owner)
         return page(
             request, "bot.html", bot=profile, chart=rating_chart(profile.history), owner=owner,
-            user=user,
+            user=user, recent=RECENT,
         )  # fmt: skip
 
     @app.get("/matches", response_class=HTMLResponse)
@@ -235,7 +248,7 @@ def create_app(
             request,
             "log.html",
             log=found[0],
-            text=found[0].output.decode("utf-8", errors="replace"),
+            text=inert_bytes(found[0].output),
             back=f"/matches/{match_id}",
             back_label=f"match {match_id}",
             user=user,
@@ -302,7 +315,7 @@ def create_app(
 
     @app.get("/api/bots/{name:path}")
     def api_bot(name: str) -> dict[str, Any]:
-        return asdict(bot_profile(ladder, name))
+        return asdict(bot_profile(ladder, name, RECENT))
 
     @app.get("/api/matches")
     def api_matches(

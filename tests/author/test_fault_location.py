@@ -13,6 +13,7 @@ from tests.author.bots import ILLEGAL_IN_DEAL_2, RAISES_IN_DEAL_2, SYNTAX_ERROR,
 from tests.cli.runner import run_arena
 
 CARD = r"[2-9TJQKA][SHDC]|BB|LB"
+WINDOW_MS = 120_000  # the start-up window of the SyntaxError test, far beyond the platform's
 
 
 def where_line(stdout: str) -> str:
@@ -83,11 +84,13 @@ def test_a_crash_shows_the_traceback_from_the_bots_log(tmp_path: Path) -> None:
 
 
 def test_a_syntax_error_is_reported_at_once_with_its_line(tmp_path: Path) -> None:
-    """The start-up window is two minutes: the bot's exit is what ends the wait."""
+    """The start-up window is two minutes and the command may take one (a shared machine's
+    bad minute; bench/startup_fault.py measures the seconds it takes): a platform that waited
+    for the window fails here, the bot's exit is what must end the wait."""
     bot = write_bot(tmp_path / "broken", SYNTAX_ERROR)
     result = run_arena(
-        "play", bot, "random", "random", "random", "--seed", 1, "--startup-ms", 120_000,
-        "--logs", tmp_path / "logs",
+        "play", bot, "random", "random", "random", "--seed", 1, "--startup-ms", WINDOW_MS,
+        "--logs", tmp_path / "logs", timeout=WINDOW_MS / 1000 / 2,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

@@ -31,10 +31,14 @@ def _environment() -> dict[str, str]:
 
 
 def run_arena(
-    *args: object, cwd: Path | None = None, env: dict[str, str] | None = None
+    *args: object,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``arena ARGS...``, with ``env``'s variables added to the environment; never raises on
-    a non-zero exit status (the tests check it)."""
+    a non-zero exit status (the tests check it). ``timeout``: raises ``TimeoutExpired`` (the
+    test fails) if the command runs longer, for a test of what must not wait."""
     return subprocess.run(
         [str(arena_executable()), *(str(a) for a in args)],
         capture_output=True,
@@ -42,6 +46,7 @@ def run_arena(
         env=_environment() | (env or {}),
         cwd=cwd,
         check=False,
+        timeout=timeout,
     )
 
 

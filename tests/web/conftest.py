@@ -3,7 +3,8 @@ serving it on 127.0.0.1 (a free port) in a thread.
 
 The ladder: two active bots (``random``, and ``heuristic`` under a name that is markup), one
 match between them played by a real ``arena worker`` in the process sandbox (about ten
-seconds), and a version rejected by its real validation game (it crashes at its first bid).
+seconds), and a version rejected by its real validation game (it crashes at its first bid, having
+written ``HOSTILE_LOG_LINE`` to its log).
 The bots' code is stored as a passed submission leaves it, without its validation game, to
 keep the session short.
 """
@@ -33,8 +34,14 @@ from tests.web.browser import page as page
 from tests.web.browser import shots as shots
 
 MARKUP_NAME = "<script>alert(1)</script>"
+# A line the crasher writes to its log: markup and a terminal escape, to be shown as text.
+HOSTILE_LOG_LINE = "\x1b[31m<script>alert(2)</script>\x1b[0m ready"
 CRASHER = """
+import sys
+
 from arena_sdk import Bot, run
+
+print("\\x1b[31m<script>alert(2)</script>\\x1b[0m ready", file=sys.stderr, flush=True)
 
 
 class Crasher(Bot):

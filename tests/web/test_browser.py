@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.web.browser import Guard, by_testid, scores
-from tests.web.conftest import MARKUP_NAME, Site
+from tests.web.conftest import HOSTILE_LOG_LINE, MARKUP_NAME, Site
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -203,3 +203,27 @@ def test_an_owner_signs_in_and_reads_her_bot_s_log(page: Any, site: Site, shots:
     assert refused is not None and refused.status == 403
     assert "has none of your bots" in by_testid(page, "error").inner_text()
     by_testid(page, "sign-out").click()
+
+
+def test_a_log_line_with_markup_and_an_escape_is_shown_inert(
+    page: Any, site: Site, shots: Path
+) -> None:
+    """The rejected crasher wrote ``HOSTILE_LOG_LINE`` to its log: its owner reads it, on its
+    validation game's log page, as text; the terminal escape as the escape ``arena logs``
+    prints, not the control character; and no script ran (the page's guard fails a dialog)."""
+    page.goto(f"{site.url}signin")
+    by_testid(page, "token").fill(site.token)
+    by_testid(page, "sign-in-submit").click()
+    page.wait_for_selector('[data-testid="signed-in"]')
+    page.goto(f"{site.url}bots/crasher")
+    by_testid(page, "validation-log").first.click()
+    page.wait_for_selector('[data-testid="log"]')
+    assert page.url == f"{site.url}bots/crasher/versions/1/validation/logs/0"
+    shown = by_testid(page, "log").inner_text()
+    assert "\\x1b[31m<script>alert(2)</script>\\x1b[0m ready" in shown.splitlines()
+    assert "\x1b" not in shown and HOSTILE_LOG_LINE not in shown
+    assert page.locator("main script").count() == 0
+    assert by_testid(page, "log").locator("*").count() == 0  # text only, no element
+    page.screenshot(path=shots / "log-inert.png", full_page=True)
+    by_testid(page, "sign-out").click()
+    page.wait_for_selector('[data-testid="sign-in-link"]')

@@ -43,6 +43,35 @@ def test_ladder_page_has_a_row_per_entry_with_its_interval(site: Site) -> None:
     assert "script-src 'self'" in headers["content-security-policy"]
 
 
+def test_the_ladder_shows_one_rating_column_and_the_rest_with_all(site: Site) -> None:
+    """As ``arena ladder``: the fit with its 95% interval; Elo and each version's status
+    with ``?all=1`` (its ``--all``); ``/api/ladder``'s keys stay the CLI's JSON's."""
+    cli = json.loads(site.arena.ok("ladder", "--json").stdout)
+    text = site.arena.ok("ladder").stdout
+    assert "rating (95%)" in text and "Elo" not in text  # what the page must read like
+    _, _, body = site.get("/")
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", body)
+    assert [h for h in heads if "rating" in h or h in ("Elo", "fit", "status")] == [
+        heads[5]
+    ] and heads[5].startswith("rating, 95% interval")
+    # Each row's rating and interval as the CLI's one rating column prints them.
+    printed = re.findall(r"(-?\d+) \((-?\d+\.\.-?\d+)\)", text)
+    assert len(printed) == len(cli)
+    assert re.findall(r'data-testid="rating">([^<]*)<', body) == [r for r, _ in printed]
+    assert re.findall(r'class="ci">([^<]*)<', body) == [ci for _, ci in printed]
+    assert "Elo:" not in body
+    _, _, every = site.get("/?all=1")
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", every)
+    assert heads[5].startswith("rating, 95% interval") and heads[6:8] == ["status", "Elo"]
+    assert re.findall(r'class="status-(\w+)">', every) == [row["status"] for row in cli]
+    assert re.findall(r'<td class="status-\w+">\w+</td>\s*<td>([^<]*)</td>', every) == [
+        f"{row['elo']:.0f}" for row in cli
+    ]
+    assert "Elo: sequential, applied in schedule order." in every
+    assert 'hx-get="/?tournament=ladder&amp;all=1"' in every  # it stays so as it refreshes
+    assert site.json("/api/ladder?all=1") == cli == site.json("/api/ladder")
+
+
 def test_the_ladder_fragment_is_served_to_htmx(site: Site) -> None:
     request_status, _, whole = site.get("/")
     assert request_status == 200 and "<html" in whole
@@ -101,6 +130,13 @@ def test_bot_page_shows_the_statistics_of_its_games(site: Site) -> None:
     _, _, body = site.get("/bots/random")
     per_deal = site.json("/api/bots/random")["statistics"]["points_per_deal"]
     assert f'data-testid="points-per-deal">{per_deal:.1f}<' in body
+    # The labels say what each part counts: the statistics and head-to-head every played
+    # match (the tallies), the list the newest 20 only.
+    assert "Game statistics, over all its played matches" in body
+    assert "Head to head, over all its played matches" in body
+    assert "Over all its played matches, every version and tournament (4 games by seat" in body
+    assert "Its most recent played matches, newest first (at most 20;" in body
+    assert "most recent matches" not in body.replace("most recent played matches", "")
 
 
 def test_a_rejected_version_shows_its_reason(site: Site) -> None:
