@@ -24,10 +24,10 @@ import grpc
 
 from arena.attached import DEFAULT_TIMEOUT_S, AttachedBot, relaxed
 from arena.bot_specs import BotSpec
+from arena.competition.pairs import Pair, PairGame, second_seating
 from arena.engine import DealRecord, Observation, Rules
 from arena.engine.events import Event
 from arena.engine.replay import Replay, build_replay
-from arena.ladder.pairs import Pair, PairGame, second_seating
 from arena.limits import Limits
 from arena.referee import GameOutcome, RemotePlayer, StartupFault, run_game
 from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
@@ -272,7 +272,7 @@ def played_pairs(games: Sequence[PlayedGame]) -> list[Pair]:
 
 
 def pair_of(first: PlayedGame, second: PlayedGame) -> Pair:
-    """A duplicate pair of played games, as ``arena.ladder.pairs`` scores it."""
+    """A duplicate pair of played games, as ``arena.competition.pairs`` scores it."""
     return Pair(_pair_game(first), _pair_game(second))
 
 

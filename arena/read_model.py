@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 if TYPE_CHECKING:
-    from arena.ladder.sprt import Verdict
+    from arena.competition.sprt import Verdict
 
 # ------------------------------------------------------------------ statuses, as stored
 
@@ -40,7 +40,7 @@ class TournamentKind(StrEnum):
 
 
 class RatingModelName(StrEnum):
-    """How a tournament rates (``arena.ladder.model_named``); the stored columns are the
+    """How a tournament rates (``arena.competition.model_named``); the stored columns are the
     same for every model."""
 
     ELO = "elo"  # sequential Elo kept, the maximum-likelihood fit shown

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .competition.statistics import Statistics
 from .engine import BOARD, DealRecord, bid_name, card_name
 from .engine.bids import BOARD_NAMES
 from .engine.cards import SUITS
 from .engine.replay import Forfeit
 from .inert import inert
-from .ladder.statistics import Statistics
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

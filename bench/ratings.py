@@ -15,7 +15,7 @@ shared machine the gap is others' load). Then it checks the fit against the trut
 Spearman's rank correlation, and how many true strengths fall in their 95% interval.
 Exit status 1 if a target is missed.
 
-Then the rating models through their one interface (``arena.ladder.rating_model``): for
+Then the rating models through their one interface (``arena.competition.rating_model``): for
 the pairs and the mixed formats, ``--model-entries`` entries (20 and 12) over ``--seeds``
 seeded runs, each model's Spearman correlation with the true strengths and the share of
 true strengths inside their 95% interval, after 50, 200 and 1,000 results per entry. The
@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from arena.ladder import (
+from arena.competition import (
     EloFit,
     Entry,
     Fit,
@@ -53,9 +53,9 @@ from arena.ladder import (
     round_robin,
     states_after,
 )
-from arena.ladder.elo_ratings import NATS
-from arena.ladder.schedule import MIXED_MAX_ENTRIES
-from arena.ladder.weng_lin import MU, WengLin
+from arena.competition.elo_ratings import NATS
+from arena.competition.schedule import MIXED_MAX_ENTRIES
+from arena.competition.weng_lin import MU, WengLin
 
 TARGET = 2.0  # seconds, each of schedule and ratings
 SPREAD = 200.0  # sd of the true strengths, Elo

@@ -17,7 +17,7 @@ import contextlib
 import time
 
 from arena.bot_specs import resolve_bot
-from arena.ladder.pairs import summarize
+from arena.competition.pairs import summarize
 from arena.play import GameSettings, play_many, played_pairs
 from arena.sandbox import ProcessSandbox
 

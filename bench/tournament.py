@@ -6,7 +6,7 @@ and W workers should finish W times as many matches per minute -- unless the pla
 the bottleneck. For each worker count W (``--workers``, 1,2,4):
 
 * a fresh PostgreSQL schema (``--url``) holds four distinct active versions of the bot and
-  a round-robin tournament (``arena.ladder.round_robin``, pairs) of
+  a round-robin tournament (``arena.competition.round_robin``, pairs) of
   ``W * --matches-per-worker`` matches, each a duplicate pair of full games;
 * W separate ``arena worker --until-idle --concurrency 1 --sandbox SANDBOX --tournament T``
   processes play it, as on a real deployment, and the wall time runs from the first one's
@@ -67,8 +67,8 @@ from sqlalchemy import create_engine, exc, text
 from sqlalchemy.engine import make_url
 
 from arena.bot_specs import BotSpec
+from arena.competition import round_robin
 from arena.engine.replay import verify_replay
-from arena.ladder import round_robin
 from arena.league.stored_files import code_key
 from arena.limits import Limits
 from arena.play import GameSettings, play_game

@@ -24,11 +24,11 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 from arena import __version__
 from arena.attached import DEFAULT_TIMEOUT_S, is_attached
 from arena.bot_specs import BotSpec, attached_spec, resolve_bot, sample_bot_names
+from arena.competition.pairs import summarize
+from arena.competition.statistics import by_bot
 from arena.engine import DealRecord, Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
 from arena.inert import inert
-from arena.ladder.pairs import summarize
-from arena.ladder.statistics import by_bot
 from arena.limits import Limits
 from arena.play import GameSettings, PlayedGame, game_replay, play_game, play_many, played_pairs
 from arena.render import (

@@ -21,7 +21,7 @@ score for the pair is 1, 1/2 or 0 as its points over both games beat, equal or t
 (``--pentanomial``: the mean of A's two game results, fishtest's model); a forfeit loses the
 pair for the side that faulted first.
 
-The scores feed fishtest's generalized SPRT (``arena/ladder/sprt.py``), H0 ``A - B <= elo0``
+The scores feed fishtest's generalized SPRT (``arena/competition/sprt.py``), H0 ``A - B <= elo0``
 against H1 ``A - B >= elo1`` in logistic Elo per pair, in seed order whatever
 ``--concurrency`` is, so a seeded run stops at the same pair every time. Output, one line
 each, fields separated by `` · ``::
@@ -55,7 +55,7 @@ from typing import Annotated
 import typer
 
 from arena.bot_specs import BotSpec, resolve_bot
-from arena.ladder.sprt import Verdict
+from arena.competition.sprt import Verdict
 from arena.league.compare import compare_locally, resolve_version
 from arena.league.stored_files import export_archive
 from arena.limits import Limits

@@ -26,10 +26,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.bot_specs import SAMPLE_BOTS, sample_bot
+from arena.competition import FORMATS, RATING_MODELS, ScheduleError
+from arena.competition.statistics import Statistics, by_bot
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
-from arena.ladder import FORMATS, RATING_MODELS, ScheduleError
-from arena.ladder.statistics import Statistics, by_bot
 from arena.league.api import Ladder, LocalLadder, NoResult, cached_data, open_ladder
 from arena.league.compare import resolve_version
 from arena.league.standings import DETAIL_LABELS, detail_keys

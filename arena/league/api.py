@@ -16,9 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, overload
 
+from arena.competition import Format
+from arena.competition.pairs import seat_in
 from arena.engine.replay import Replay
-from arena.ladder import Format
-from arena.ladder.pairs import seat_in
 from arena.read_model import (
     BotLog,
     CompareLine,

@@ -1,5 +1,5 @@
 """Ratings from finished matches, applied strictly in schedule order (the arithmetic is
-``arena.ladder``'s, the rows ``arena.store``'s).
+``arena.competition``'s, the rows ``arena.store``'s).
 
 A match's rating change is applied only once every match before it in the schedule is done
 (or has failed for good, or was cancelled, and is never rated), so the ratings are the same
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arena.ladder import Entry, Result, State, model_named, steps
-from arena.ladder.pairs import score_of_winner
+from arena.competition import Entry, Result, State, model_named, steps
+from arena.competition.pairs import score_of_winner
 from arena.store import Match, MatchStatus, Rating, RatingStep, Store, StoreError
 
 NEVER_RATED = (MatchStatus.ERROR, MatchStatus.CANCELLED)

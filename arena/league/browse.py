@@ -13,9 +13,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.competition.pairs import first_game_seat
+from arena.competition.statistics import Statistics
 from arena.engine.replay import Replay
-from arena.ladder.pairs import first_game_seat
-from arena.ladder.statistics import Statistics
 from arena.read_model import MatchRow, Standing, VersionRow
 from arena.store import Match, MatchStatus
 from arena.store.tallies import opponent_versions
@@ -88,7 +88,7 @@ class BotProfile:
     history: list[RatingPoint]  # the ladder's sequential Elo, in schedule order
     head_to_head: list[HeadToHead]
     recent: list[MatchRow]  # newest first
-    # arena.ladder.statistics over the games of all its played matches
+    # arena.competition.statistics over the games of all its played matches
     statistics: dict[str, Any] = field(default_factory=dict)
 
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bot_specs import BotSpec
+from arena.competition.pairs import Pair, PairGame, by_team, second_seating
 from arena.engine import Rules
-from arena.ladder.pairs import Pair, PairGame, by_team, second_seating
 from arena.limits import Limits
 from arena.play import (
     GameSettings,

@@ -4,7 +4,7 @@ fit; Weng-Lin's mu, sigma and mu - 3 sigma), and which neighbours can't yet be t
 
 from __future__ import annotations
 
-from arena.ladder import Record, groups, model_named, records
+from arena.competition import Record, groups, model_named, records
 from arena.read_model import Standing
 from arena.store import Store, Tournament, TournamentKind
 

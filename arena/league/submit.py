@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import submission
-from arena.ladder import grow
+from arena.competition import grow
 from arena.store import (
     BotVersion,
     MatchSpec,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.ladder import Format, round_robin
+from arena.competition import Format, round_robin
 from arena.store import (
     MatchSpec,
     MatchStatus,

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import grpc
 
-from arena.ladder import ScheduleError
+from arena.competition import ScheduleError
 from arena.league.api import LocalLadder, NoResult
 from arena.league.worker import WorkerConfig
 from arena.read_model import CompareSettings

@@ -9,7 +9,7 @@ status needs no migration of a database enum type.
 A match is one duplicate *pair* of games: the same seeded deals played twice, the
 partnerships swapped between seats. ``seat0..seat3`` are the versions at the seats of the
 first game; the second game seats them one seat further clockwise
-(``arena.ladder.pairs.second_seating``).
+(``arena.competition.pairs.second_seating``).
 Team 0 is the partnership at seats 0+2 of the first game, team 1 the one at seats 1+3;
 totals, points, winner and forfeits speak of these teams.
 """
@@ -221,7 +221,7 @@ class VersionTally(SQLModel, table=True):
     __tablename__: ClassVar[str] = "version_tallies"
 
     version_id: int = Field(foreign_key="bot_versions.id", primary_key=True)
-    # arena.ladder.statistics.Statistics.to_record() over its seat-games
+    # arena.competition.statistics.Statistics.to_record() over its seat-games
     statistics: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     # the opponent team's versions "b,d" -> [pairs, wins, draws, losses, for, against]
     head_to_head: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))

@@ -1,5 +1,5 @@
 """Each version's running tallies over its recorded results: its game statistics (the
-accumulators of ``arena.ladder.statistics``, from the replays) and its head-to-head record,
+accumulators of ``arena.competition.statistics``, from the replays) and its head-to-head record,
 so that a bot page costs the same whatever the number of results.
 
 ``add_result`` counts one finished match, inside the transaction that records it
@@ -22,8 +22,8 @@ from sqlalchemy import Connection, Table, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 
+from arena.competition.statistics import Statistics, seat_statistics
 from arena.engine.replay import Replay
-from arena.ladder.statistics import Statistics, seat_statistics
 from arena.read_model import MatchStatus
 
 from .base import StoreBase

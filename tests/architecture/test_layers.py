@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # package -> the parts of arena it must never import
 NEVER = {
     "arena.engine": {"arena"},  # the rules: the standard library only
-    "arena.ladder": {
+    "arena.competition": {
         "arena.store", "arena.league", "arena.sandbox", "arena.referee", "arena.service",
         "arena.web", "arena.play",
     },  # pure tournament logic

@@ -10,7 +10,7 @@ from typing import Any
 from arena.league.stored_files import StoredFiles
 from arena.store import MatchStatus
 from tests.cli.runner import error_line
-from tests.ladder.test_statistics import expected_contracts
+from tests.competition.test_statistics import expected_contracts
 from tests.league.conftest import Arena, bot_copy, make_arena
 
 

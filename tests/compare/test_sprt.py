@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.ladder.sprt import PAIR, PENTANOMIAL, Sprt, elo_of, llr, mle_theta, score
+from arena.competition.sprt import PAIR, PENTANOMIAL, Sprt, elo_of, llr, mle_theta, score
 
 
 def run(stream: list[float], **kwargs: float) -> Sprt:

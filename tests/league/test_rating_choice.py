@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.ladder import states_after
-from arena.ladder.elo_ratings import Z95
-from arena.ladder.weng_lin import WengLin
+from arena.competition import states_after
+from arena.competition.elo_ratings import Z95
+from arena.competition.weng_lin import WengLin
 from arena.league.api import open_ladder
 from arena.league.apply_ratings import done_results
 from arena.read_model import Standing

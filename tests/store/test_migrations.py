@@ -13,8 +13,8 @@ from alembic import command
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
+from arena.competition.statistics import by_bot
 from arena.engine.replay import Replay
-from arena.ladder.statistics import by_bot
 from arena.store import Store, open_store
 from arena.store.migrate import (
     HEAD,

@@ -14,8 +14,8 @@ import urllib.request
 
 import pytest
 
+from arena.competition.statistics import by_bot
 from arena.engine.replay import Replay, verify_replay
-from arena.ladder.statistics import by_bot
 from tests.cli.runner import arena_executable, error_line
 from tests.league.conftest import Arena
 from tests.web.conftest import MARKUP_NAME, Site

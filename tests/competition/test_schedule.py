@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.ladder import (
+from arena.competition import (
     MIXED_MAX_ENTRIES,
     Entry,
     Format,
@@ -22,7 +22,7 @@ from arena.ladder import (
     match_seed,
     round_robin,
 )
-from arena.ladder.schedule import SEED_BITS, match_seeds
+from arena.competition.schedule import SEED_BITS, match_seeds
 
 SIZES = st.integers(min_value=0, max_value=11)
 REPEATS = st.integers(min_value=1, max_value=3)

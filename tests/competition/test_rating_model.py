@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from arena.ladder import (
+from arena.competition import (
     EloFit,
     Entry,
     Format,
@@ -21,8 +21,8 @@ from arena.ladder import (
     states_after,
     steps,
 )
-from arena.ladder.weng_lin import MU, SIGMA, WengLin
-from tests.ladder.test_ratings import ladder, simulate
+from arena.competition.weng_lin import MU, SIGMA, WengLin
+from tests.competition.test_ratings import ladder, simulate
 
 MODELS: list[RatingModel] = [SequentialElo(), EloFit(), WengLin()]
 STRENGTH = {0: 300.0, 1: 150.0, 2: 0.0, 3: -150.0, 4: -300.0}  # Elo

@@ -7,7 +7,7 @@ share their cards, so they are correlated, and only pairs are independent.
 Each pair gives A a score in [0, 1] from a small set of values (``outcomes``):
 
 * ``PAIR`` (0, 1/2, 1), the default: more points over the two games wins the pair, equal
-  points draw it (``arena.ladder.pairs``, the ladder's own scoring). Counts are
+  points draw it (``arena.competition.pairs``, the ladder's own scoring). Counts are
   trinomial per pair.
 * ``PENTANOMIAL`` (0, 1/4, 1/2, 3/4, 1): each game won, drawn or lost by A's team scores
   1, 1/2 or 0, and the pair scores their mean: fishtest's pentanomial model exactly.

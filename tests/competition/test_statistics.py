@@ -8,9 +8,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+from arena.competition.statistics import Statistics, Tally, by_bot, by_seat, seat_statistics
 from arena.engine import GameState
 from arena.engine.replay import Forfeit, ForfeitReason, Replay, ThinkTime, build_replay
-from arena.ladder.statistics import Statistics, Tally, by_bot, by_seat, seat_statistics
 from tests.cli.runner import run_arena
 
 GOLDEN = sorted((Path(__file__).resolve().parent.parent / "golden").glob("*.json"))

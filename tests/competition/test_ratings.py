@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.ladder import (
+from arena.competition import (
     Entry,
     Format,
     Match,
@@ -24,8 +24,8 @@ from arena.ladder import (
     records,
     round_robin,
 )
-from arena.ladder.elo_ratings import NATS, Z95
-from arena.ladder.pairs import score_of_points
+from arena.competition.elo_ratings import NATS, Z95
+from arena.competition.pairs import score_of_points
 
 
 def simulate(

@@ -1,10 +1,10 @@
-"""The duplicate pair: its seating, its teams and its scores, all from ``arena.ladder.pairs``."""
+"""The duplicate pair: its seating, its teams and its scores, from ``arena.competition.pairs``."""
 
 from __future__ import annotations
 
 import pytest
 
-from arena.ladder.pairs import (
+from arena.competition.pairs import (
     Pair,
     PairGame,
     by_team,
