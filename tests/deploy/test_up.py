@@ -250,13 +250,12 @@ def worker_container(worker: str) -> str:
 
 
 def bots_of(client: docker.DockerClient, container: str) -> list[str]:
-    """The bot containers a worker in ``container`` (an id or its prefix) started."""
+    """The bot containers a worker in ``container`` (an id or its prefix) started. Listed
+    without inspecting each (the engine's list holds the labels): a bot removed meanwhile,
+    as the workers do all the time, is simply not listed."""
     full = client.api.inspect_container(container)["Id"]
-    return [
-        str(c.id)
-        for c in client.containers.list(all=True, filters={"label": CONTAINER_LABEL})
-        if c.labels[CONTAINER_LABEL].startswith(f"{full} ")
-    ]
+    listed = client.api.containers(all=True, filters={"label": CONTAINER_LABEL})
+    return [str(c["Id"]) for c in listed if c["Labels"][CONTAINER_LABEL].startswith(f"{full} ")]
 
 
 def count_rows(stack: Stack, table: str, where: str = "true") -> int:
