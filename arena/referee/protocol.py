@@ -305,8 +305,24 @@ PLAY_ANSWERS: dict[bytes, int] = {
 }
 
 
+# The last event encoded and its message: the referee tells one event to every player in
+# turn, so each bot that listens gets the same message, encoded once. One (event, message)
+# tuple, replaced whole: threads refereeing other games at worst encode their own again.
+_last: tuple[Event, pb.Notification] | None = None
+
+
 def notification(event: Event) -> pb.Notification:
-    """The protocol's message for an engine event."""
+    """The protocol's message for an engine event (never to be changed by its caller)."""
+    global _last
+    last = _last
+    if last is not None and last[0] is event:
+        return last[1]
+    message = _encode(event)
+    _last = (event, message)
+    return message
+
+
+def _encode(event: Event) -> pb.Notification:
     match event:
         case TrickEnded(deal, trick, trump):
             message = pb.Notification()

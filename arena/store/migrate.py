@@ -63,9 +63,7 @@ def upgrade_to_head(engine: Engine) -> None:
     from alembic import command
 
     head = head_revision()
-    migrated_from: str | None = None
-    migrated = False
-    start = 0.0
+    migrated: tuple[str | None, float] | None = None  # from which revision, in how long
     with engine.connect().execution_options(sqlite_immediate=True) as connection:
         # SQLite alters a table by rebuilding it: dropping the old one while other tables
         # refer to it. Its foreign keys are off meanwhile (outside a transaction is the only
@@ -80,21 +78,21 @@ def upgrade_to_head(engine: Engine) -> None:
                         text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK_KEY}
                     )
                 # Read again under the lock: another process may have migrated meanwhile.
-                migrated_from = current_revision(connection)
-                if migrated_from != head:
+                found = current_revision(connection)
+                if found != head:
                     start = time.monotonic()  # the migration's time, not the lock's wait
                     command.upgrade(alembic_config(connection), "head")
-                    migrated = True
+                    migrated = (found, time.monotonic() - start)
                 if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                     raise RuntimeError("a migration broke a foreign key")
         finally:
             if sqlite:
                 connection.connection.dbapi_connection.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
-    if migrated:
-        seconds = round(time.monotonic() - start, 3)
+    if migrated is not None:  # logged once it has committed
+        found, seconds = migrated[0], round(migrated[1], 3)
         log.info(
-            f"schema migrated from {migrated_from or 'nothing'} to {head} in {seconds} s",
-            extra={"event": "schema_migrated", "from_revision": migrated_from,
+            f"schema migrated from {found or 'nothing'} to {head} in {seconds} s",
+            extra={"event": "schema_migrated", "from_revision": found,
                    "to_revision": head, "seconds": seconds},
         )  # fmt: skip
 

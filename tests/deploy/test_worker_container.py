@@ -34,42 +34,17 @@ from arena.sandbox.docker_engine import docker_client
 from arena.sandbox.freezer import CGROUP_ROOT
 from arena.sandbox.procview import LXCFS_DIR
 from tests.deploy.stack import compose_stack, need
-from tests.sandbox.test_freezer import SLOW_BOT, timing_row
+from tests.sandbox.test_freezer import SLOW_BOT, TICKING_BOT, timing_row
 
 pytestmark = pytest.mark.docker
 
-PROBE_BOT = """
-import threading
-import time
-from arena_sdk import Bot, run
-
-ticks = 0
-
-
-def tick():
-    global ticks
-    while True:
-        time.sleep(0.001)
-        ticks += 1
-
-
-class Probe(Bot):
-    def on_game_start(self, seat, limits):
-        with open("/proc/meminfo") as f:
+# test_freezer's ticking bot, which first says what its /proc/meminfo reads.
+_READS_MEMINFO = """        with open("/proc/meminfo") as f:
             print(f.readline().strip(), flush=True)  # MemTotal:  N kB
-        threading.Thread(target=tick, daemon=True).start()
-
-    def bid(self, obs):
-        print("ticks", ticks, flush=True)
-        return obs.legal_bids[0]
-
-    def play(self, obs):
-        print("ticks", ticks, flush=True)
-        return obs.legal_plays[0]
-
-if __name__ == "__main__":
-    run(Probe())
 """
+_ON_START = "    def on_game_start(self, seat, limits):\n"
+PROBE_BOT = TICKING_BOT.replace(_ON_START, _ON_START + _READS_MEMINFO)
+assert PROBE_BOT != TICKING_BOT
 
 
 _PROJECT = "com.docker.compose.project"
