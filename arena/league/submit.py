@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena import submission
 from arena.competition import grow
+from arena.read_model import LADDER
 from arena.store import (
     BotVersion,
     MatchSpec,
@@ -26,8 +27,6 @@ from arena.store import (
 )
 
 from .stored_files import code_key
-
-LADDER = "ladder"  # the open-ended tournament every active version joins
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.competition import Format, round_robin
+from arena.read_model import LADDER
 from arena.store import (
     MatchSpec,
     MatchStatus,
@@ -15,8 +16,6 @@ from arena.store import (
     Tournament,
     TournamentFormat,
 )
-
-from .submit import LADDER
 
 
 def find_tournament(store: Store, name: str) -> Tournament:
