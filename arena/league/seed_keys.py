@@ -17,6 +17,11 @@ from arena.store import Store, Tournament
 
 
 def seed_key(store: Store, tournament: Tournament) -> bytes:
-    """The key of ``tournament``'s schedule (``competition.schedule.match_seeds``)."""
+    """The key of ``tournament``'s schedule (``competition.schedule.match_seeds``) under the
+    deal secret in use."""
+    return key_under(store.deal_secret(), tournament)
+
+
+def key_under(secret: bytes, tournament: Tournament) -> bytes:
     message = f"backalley/match-seeds/{tournament.id}/{tournament.seed}".encode()
-    return hmac.new(store.deal_secret(), message, hashlib.sha256).digest()
+    return hmac.new(secret, message, hashlib.sha256).digest()
