@@ -122,6 +122,30 @@ def test_an_unsafe_archive(seeded: Seeded, tmp_path: Path) -> None:
     assert not [p for p in tmp_path.rglob("escape.py")]
 
 
+@pytest.mark.parametrize(
+    ("member", "problem"),
+    [
+        ("a/" * 1900 + "x.py", "is 1901 levels deep, over the limit of 32"),
+        ("n" * 300 + ".py", "has a name over 255 bytes"),
+        ("evil\x1b]0;owned\x07\n.py", "has a character that is not printable"),
+        ("Bot.py", "is the same as 'bot.py' on a case-insensitive or normalising file system"),
+        ("cafe\u0301.py", "is the same as 'caf\u00e9.py' on a case-insensitive or normalising"),
+    ],
+)
+def test_hostile_member_names(seeded: Seeded, tmp_path: Path, member: str, problem: str) -> None:
+    """Issue 24: one line naming the member (cut, escaped), never a path of this machine."""
+    bot = (seeded.random / "bot.py").read_bytes()
+    archive = tmp_path / "hostile.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("bot.py", bot)
+        zf.writestr("caf\u00e9.py", b"")
+        zf.writestr(member, b"")
+    line = seeded.refused(seeded.arena.submit(archive, "hostile", seeded.alice))
+    assert line.startswith("error: hostile.zip: member '") and problem in line, line
+    assert len(line) < 250 and line.isprintable()
+    assert str(seeded.arena.tmp) not in line and "/tmp" not in line
+
+
 def test_a_bot_that_fails_validation(seeded: Seeded, tmp_path: Path) -> None:
     arena = seeded.arena
     crashy = tmp_path / "crashy"
