@@ -88,6 +88,25 @@ def test_a_name_taken_by_another_user(seeded: Seeded, tmp_path: Path) -> None:
     assert seeded.refused(arena.run("user", "add", "alice")) == "error: user name 'alice' is taken"
 
 
+def test_a_look_alike_of_a_bot_s_name(seeded: Seeded, tmp_path: Path) -> None:
+    """Issue 24: a name that reads as another bot's (case, a Cyrillic i, full-width letters)
+    is refused, another user's or one's own; the bot itself takes new versions."""
+    arena = seeded.arena
+    code = bot_copy("random", tmp_path / "mine", "bob's")
+    for name in (
+        "Heuristic",
+        "heurist\u0456c",
+        "\uff48\uff45\uff55\uff52\uff49\uff53\uff54\uff49\uff43",
+        "HEURISTIC",
+    ):
+        line = seeded.refused(arena.submit(code, name, seeded.alice))
+        assert line == (
+            f"error: bot name {name!r} looks like another user's bot 'heuristic': choose another"
+        )
+    line = seeded.refused(arena.submit(code, "Random", seeded.alice))
+    assert line == "error: bot name 'Random' looks like your bot 'random': choose another"
+
+
 def test_an_oversized_submission(seeded: Seeded, tmp_path: Path) -> None:
     big = bot_copy("random", tmp_path / "big", "big")
     (big / "weights.bin").write_bytes(os.urandom(10 * (1 << 20) + 300_000))
