@@ -4,7 +4,7 @@ serving it on 127.0.0.1 (a free port) in a thread.
 The ladder: two active bots (``random``, and ``heuristic`` under a name that is markup), one
 match between them played by a real ``arena worker`` in the process sandbox (about ten
 seconds), and a version rejected by its real validation game (it crashes at its first bid, having
-written ``HOSTILE_LOG_LINE`` to its log).
+written ``HOSTILE_LOG_LINE`` to its log; its exception's words hold ``HOSTILE_REASON``).
 The bots' code is stored as a passed submission leaves it, without its validation game, to
 keep the session short.
 """
@@ -36,6 +36,8 @@ from tests.web.browser import shots as shots
 MARKUP_NAME = "<script>alert(1)</script>"
 # A line the crasher writes to its log: markup and a terminal escape, to be shown as text.
 HOSTILE_LOG_LINE = "\x1b[31m<script>alert(2)</script>\x1b[0m ready"
+# The crasher's exception's end: a terminal escape, a bell and a right-to-left override.
+HOSTILE_REASON = "\x1b[2J\x07\u202edesrever"
 CRASHER = """
 import sys
 
@@ -46,7 +48,7 @@ print("\\x1b[31m<script>alert(2)</script>\\x1b[0m ready", file=sys.stderr, flush
 
 class Crasher(Bot):
     def bid(self, obs):
-        raise RuntimeError("<b>crashed</b> on purpose")
+        raise RuntimeError("<b>crashed</b> on purpose\\x1b[2J\\x07\\u202edesrever")
 
     def play(self, obs):
         return obs.legal_plays[0]
