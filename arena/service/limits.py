@@ -28,6 +28,8 @@ class ServiceLimits:
     compares_per_hour: int = 30  # per user
     max_batch: int = 16  # a compare's pairs queued ahead of its verdict
     max_pairs: int = 2000  # a compare's pairs at most
+    tokens_per_hour: int = 10  # token creations per user
+    failed_auths_per_hour: int = 30  # wrong or expired tokens per address; then refused
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -90,6 +92,14 @@ class RateLimit:
         self._times: dict[str, deque[float]] = defaultdict(deque)
 
     def take(self, key: str) -> None:
+        """Count one event of ``key``'s, or refuse it if the hour already has its limit."""
+        self._check(key, take=True)
+
+    def check(self, key: str) -> None:
+        """Refuse if ``key`` has had its limit this hour; count nothing."""
+        self._check(key, take=False)
+
+    def _check(self, key: str, *, take: bool) -> None:
         now = time.monotonic()
         with self._lock:
             times = self._times[key]
@@ -101,4 +111,7 @@ class RateLimit:
                     f"at most {self.per_hour} {self.what} per hour ({self.limit}):"
                     f" try again in {wait} s"
                 )
-            times.append(now)
+            if take:
+                times.append(now)
+            elif not times:
+                del self._times[key]  # a check keeps no empty entry: keys stay bounded
