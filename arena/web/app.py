@@ -31,6 +31,7 @@ from arena.league.api import LocalLadder, NoResult
 from arena.league.browse import StandingsCache, bot_profile, match_detail, match_page
 from arena.league.standings import detail_keys
 from arena.league.submit import LADDER
+from arena.rate_limit import LimitReached, RateLimit
 from arena.store import AuthError, Forbidden, NotFound, StoreError, User
 
 from .charts import interval_axis, rating_chart
@@ -79,10 +80,17 @@ Int = Annotated[int, PathParameter(ge=0, le=MAX_INT)]
 
 
 def create_app(
-    ladder: LocalLadder, poll_seconds: float = 5, secret: bytes | None = None
+    ladder: LocalLadder,
+    poll_seconds: float = 5,
+    secret: bytes | None = None,
+    failed_sign_ins_per_hour: int = 30,
 ) -> FastAPI:
-    """The app; sessions are signed with ``secret`` (default: ``secret_from_env()``)."""
+    """The app; sessions are signed with ``secret`` (default: ``secret_from_env()``). An
+    address that fails to sign in ``failed_sign_ins_per_hour`` times is refused for the hour."""
     standings = StandingsCache(ladder)
+    failed_sign_ins = RateLimit(
+        "failed sign-ins from your address", failed_sign_ins_per_hour, "failed_sign_ins_per_hour"
+    )
     sessions = Sessions(secret if secret is not None else secret_from_env())
     app = FastAPI(
         title="Back Alley Arena",
@@ -94,7 +102,15 @@ def create_app(
     templates = page_templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    add_security_headers(app)
+    @app.middleware("http")
+    async def no_nul(request: Request, call_next: Any) -> Response:
+        # No database stores a NUL in text (PostgreSQL refuses it): no name or value has one.
+        if "\x00" in request.url.path or any("\x00" in v for v in request.query_params.values()):
+            return failure(request, 400, "bad request: a NUL character in the address")
+        response: Response = await call_next(request)
+        return response
+
+    add_security_headers(app)  # added last: around every response, this one's too
 
     def signed_in(request: Request) -> User | None:
         """The session's user, while its token is neither revoked nor expired."""
@@ -137,6 +153,10 @@ def create_app(
     async def forbidden(request: Request, e: Forbidden) -> Response:
         return failure(request, 403, str(e))
 
+    @app.exception_handler(LimitReached)
+    async def limit_reached(request: Request, e: LimitReached) -> Response:
+        return failure(request, 429, str(e))
+
     @app.exception_handler(ValueError)
     async def bad_value(request: Request, e: ValueError) -> Response:
         return failure(request, 400, str(e))
@@ -157,14 +177,6 @@ def create_app(
     async def http_error(request: Request, e: HTTPException) -> Response:
         message = "no such page" if e.status_code == 404 else str(e.detail)
         return failure(request, e.status_code, message)
-
-    @app.middleware("http")
-    async def no_nul(request: Request, call_next: Any) -> Response:
-        # No database stores a NUL in text (PostgreSQL refuses it): no name or value has one.
-        if "\x00" in request.url.path or any("\x00" in v for v in request.query_params.values()):
-            return failure(request, 400, "bad request: a NUL character in the address")
-        response: Response = await call_next(request)
-        return response
 
     # ------------------------------------------------------------------ pages
 
@@ -314,9 +326,12 @@ def create_app(
             raise ValueError("a token is printable characters, as arena token create prints it")
         if not token:
             raise ValueError("give your token (arena user add and arena token create print one)")
+        address = request.client.host if request.client else ""
+        failed_sign_ins.check(address)
         try:
             ladder.store.authenticate(token)
         except AuthError as e:
+            failed_sign_ins.take(address)
             return failure(request, 403, str(e))
         response = RedirectResponse(_local((form.get("next") or ["/"])[0]), status_code=303)
         response.set_cookie(

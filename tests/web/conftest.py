@@ -120,7 +120,10 @@ def _serve(arena: Arena, tmp: Path) -> Iterator[Site]:
     match_id, token = build_ladder(arena, tmp)
     ladder = open_ladder(arena.url)
     sock = bound_socket("127.0.0.1:0")
-    server = make_server(create_app(ladder, poll_seconds=1))
+    # Failed sign-ins unlimited: the tests share this server's one address (test_hostile
+    # tests the limit on a server of its own).
+    app = create_app(ladder, poll_seconds=1, failed_sign_ins_per_hour=10**9)
+    server = make_server(app)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

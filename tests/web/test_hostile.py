@@ -7,13 +7,16 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import threading
+from dataclasses import replace
 from urllib.parse import quote, urlencode, urlsplit
 
 import pytest
 from fastapi.routing import APIRoute
 
 from arena.league.api import open_ladder
-from arena.web import create_app
+from arena.web import bound_socket, create_app
+from arena.web.server import make_server, url_of
 from tests.web.conftest import HOSTILE_REASON, Site
 
 RAW = ("\x1b", "\x07", "\u202e")  # what must never reach a page or a JSON answer as it is
@@ -137,6 +140,36 @@ def test_sign_in_and_out_from_this_site_work(site: Site) -> None:
         assert status == 303 and got["set-cookie"].startswith("arena_session=")
 
 
+def test_wrong_tokens_are_limited_per_address(site: Site) -> None:
+    """A server of its own on the same store, allowing three failed sign-ins an hour."""
+    ladder = open_ladder(site.arena.url)
+    sock = bound_socket("127.0.0.1:0")
+    server = make_server(create_app(ladder, failed_sign_ins_per_hour=3))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    strict = replace(site, url=url_of(sock))
+    try:
+        for n in range(3):
+            form = urlencode({"token": f"wrong{n}"})
+            status, _, page = request(strict, "POST", "/signin", body=form)
+            assert status == 403 and "error: wrong token" in page
+        for token in ("wrong", site.token):  # past the limit, not even looked up
+            form = urlencode({"token": token})
+            status, headers, page = request(strict, "POST", "/signin", body=form)
+            assert status == 429 and "set-cookie" not in headers
+            assert re.search(
+                r"error: at most 3 failed sign-ins from your address per hour"
+                r" \(failed_sign_ins_per_hour\): try again in \d+ s",
+                page,
+            ), page
+        assert request(strict, "GET", "/")[0] == 200  # the pages still answer
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+        ladder.close()
+
+
 # --- every route, hostile values ---------------------------------------------------------------
 
 HOSTILE = [
@@ -188,13 +221,14 @@ def test_every_route_with_hostile_values_answers_without_a_500(site: Site) -> No
                 if where in query_names:
                     path += f"?{where}={value}"
                 for headers in ({}, {"Cookie": cookie}):
-                    status, _, body = request(site, method, path, headers=headers)
+                    status, got, body = request(site, method, path, headers=headers)
                     tried += 1
                     assert status < 500, (method, path[:200], status, body[:500])
+                    assert "content-security-policy" in got, path[:200]
                     assert not any(ch in body for ch in RAW), (path[:200], body[:500])
     assert tried > 1000
     # The sign-in form itself: hostile tokens and next paths.
     for value in HOSTILE:
         for form in (f"token={value}", f"token={value}&next={value}", value):
             status, _, body = request(site, "POST", "/signin", body=form)
-            assert status in (303, 400, 403), (form[:200], status, body[:500])
+            assert status in (303, 400, 403, 429), (form[:200], status, body[:500])
