@@ -1,10 +1,13 @@
 """The server's limits on tokens and callers (issue 24), over real gRPC against a real
 ``arena server``: a cap on a user's live tokens, token creation rate-limited, the per-user
-call limit counted per user (not per token), and wrong tokens limited per address."""
+call limit counted per user (not per token), and wrong tokens limited per address; and an
+upload's hostile member names refused in one line."""
 
 from __future__ import annotations
 
 import threading
+import zipfile
+from pathlib import Path
 
 import grpc
 import pytest
@@ -120,3 +123,30 @@ def test_wrong_tokens_are_limited_per_address(service: Service) -> None:
             )
         # ... while what needs no token is still served.
         assert list(stub.ListBots(pb.ListBotsRequest(), timeout=30).versions) == []
+
+
+@pytest.mark.parametrize(
+    ("member", "problem"),
+    [
+        ("a/" * 1900 + "x.py", "is 1901 levels deep, over the limit of 32"),
+        ("n" * 300 + ".py", "has a name over 255 bytes"),
+        ("evil\x1b[2J\n.py", "has a character that is not printable"),
+        ("Bot.py", "is the same as 'bot.py' on a case-insensitive or normalising file system"),
+    ],
+)
+def test_the_server_refuses_hostile_member_names_in_one_line_without_its_paths(
+    service: Service, tmp_path: Path, member: str, problem: str
+) -> None:
+    """Issue 24, through the server: INVALID_ARGUMENT, the member named (escaped, cut), no
+    path of the server's (its spool, its temporary directories); nothing stored."""
+    with service.store() as store:
+        ann = store.add_user("ann")
+    archive = tmp_path / "hostile.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("bot.py", b"print(1)\n")
+        zf.writestr(member, b"")
+    line = error_line(service.arena("submit", archive, "--name", "hostile", "--token", ann))
+    assert line.startswith("error: hostile.zip: member '") and problem in line, line
+    assert str(service.root) not in line and "/tmp" not in line and "upload-" not in line
+    with service.store() as store:
+        assert store.bots() == []
