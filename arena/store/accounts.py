@@ -14,7 +14,7 @@ from .base import StoreBase
 from .blobs import put_blob
 from .errors import NameTaken, NotFound, StoreError
 from .models import Bot, BotVersion, User
-from .names import check_name, name_key
+from .names import bot_name_key, check_name
 from .tokens import new_token
 from .validations import queue_validation
 
@@ -67,8 +67,7 @@ class Accounts(StoreBase):
         the same transaction (and, ``validate``, its validation game queued), creating the bot
         on first use. The same content again returns the existing version; another user's bot
         name is refused."""
-        check_name("bot", bot_name)
-        key = name_key(bot_name)
+        key = bot_name_key(bot_name)
 
         def add(session: Session) -> BotVersion:
             now = time.time()

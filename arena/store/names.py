@@ -18,6 +18,7 @@ from pathlib import Path
 from .errors import StoreError
 
 MAX_NAME = 64
+MAX_KEY = 256  # bots.name_key's length
 
 
 def check_name(what: str, name: str) -> None:
@@ -25,6 +26,15 @@ def check_name(what: str, name: str) -> None:
         raise StoreError(
             f"{what} name {name!r}: 1-{MAX_NAME} printable characters, no outer spaces"
         )
+
+
+def bot_name_key(name: str) -> str:
+    """A new bot's name checked, and its key (which NFKC may make longer than the name)."""
+    check_name("bot", name)
+    key = name_key(name)
+    if len(key) > MAX_KEY:
+        raise StoreError(f"bot name {name!r}: too long once normalised (NFKC)")
+    return key
 
 
 def name_key(name: str) -> str:
