@@ -58,7 +58,7 @@ class ForfeitPlace:
 class MatchDetail:
     row: MatchRow
     tournament: str
-    seed: int
+    seed: int | None  # None until played: a match's seed deals its cards
     games: list[GameSummary]  # empty until played
     forfeit: ForfeitPlace | None
 
@@ -174,7 +174,8 @@ def match_detail(ladder: LocalLadder, match_id: int) -> MatchDetail:
         for n, replay in enumerate(replays, start=1):
             games.append(_summary(n, replay))
         forfeit = _forfeit(m, replays, labels)
-    return MatchDetail(match_row(ladder.labels, m), tournament, m.seed, games, forfeit)
+    seed = m.seed if m.status == MatchStatus.DONE else None
+    return MatchDetail(match_row(ladder.labels, m), tournament, seed, games, forfeit)
 
 
 def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:

@@ -40,6 +40,7 @@ TABLES = {
     "tokens",
     "version_tallies",
     "validations",
+    "deal_secrets",
 }
 
 
@@ -143,7 +144,7 @@ def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> N
     """A database at 0004 holding two done matches with their replays: the upgrade fills
     each version's tallies, equal to the statistics recomputed from the replays by player
     name, and head-to-head from the matches' points."""
-    golden = Path(__file__).parents[1] / "golden"
+    golden = Path(__file__).parents[1] / "golden" / "v1"  # replays of that time
     first = json.loads((golden / "plain_seed653_random.json").read_text())
     second = json.loads((golden / "double_board_seed2_random.json").read_text())
     labels = {1: "a v1", 2: "b v1", 3: "c v1"}
