@@ -105,6 +105,9 @@ def test_a_look_alike_of_a_bot_s_name(seeded: Seeded, tmp_path: Path) -> None:
         )
     line = seeded.refused(arena.submit(code, "Random", seeded.alice))
     assert line == "error: bot name 'Random' looks like your bot 'random': choose another"
+    long = "\ufdfa" * 20  # one character NFKC makes eighteen
+    line = seeded.refused(arena.submit(code, long, seeded.alice))
+    assert line == f"error: bot name {long!r}: too long once normalised (NFKC)"
 
 
 def test_an_oversized_submission(seeded: Seeded, tmp_path: Path) -> None:

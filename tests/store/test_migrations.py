@@ -254,16 +254,16 @@ def test_a_pending_version_of_the_0004_schema_gets_its_validation_queued(db_url:
         store.close()
 
 
-def test_look_alike_bots_of_the_0007_schema_are_reported_not_renamed(
+def test_look_alike_bots_of_the_0008_schema_are_reported_not_renamed(
     db_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Upgraded from 0007: each bot gets its name's key, oldest first; a bot that looks like
+    """Upgraded from 0008: each bot gets its name's key, oldest first; a bot that looks like
     an older one is logged and kept as it is, with no key; a new look-alike is refused."""
     engine = create_engine(db_url)
     names = ["heuristic", "Heuristic", "heurist\u0456c", "random"]  # the third: a Cyrillic i
     try:
         with engine.begin() as connection:
-            command.upgrade(alembic_config(connection), "0007")
+            command.upgrade(alembic_config(connection), "0008")
             connection.execute(text("INSERT INTO users (name, created_at) VALUES ('ann', 1.0)"))
             for name in names:
                 connection.execute(

@@ -5,8 +5,8 @@ key an older bot already holds keeps its name and its versions, with no key: it 
 (a warning naming both, event ``look_alike_bots``), never renamed. Such bots are listed by
 ``SELECT name FROM bots WHERE name_key IS NULL``.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-03 07:50:00
 """
 
@@ -21,8 +21,8 @@ from alembic import op
 
 from arena.store.names import name_key
 
-revision: str = "0008"
-down_revision: str | None = "0007"
+revision: str = "0009"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
