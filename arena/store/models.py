@@ -69,6 +69,9 @@ class Bot(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=64, unique=True)
+    # The name's reservation (names.name_key): no look-alike of it may be another bot. NULL
+    # only for a bot that already looked like an older one when keys came (migration 0009).
+    name_key: str | None = Field(default=None, max_length=256, unique=True)
     owner_id: int = Field(foreign_key="users.id", index=True)
     created_at: float
 
