@@ -251,6 +251,14 @@ class MeasuredBot:
         self.bot.freeze()
         self.clock.seconds += time.perf_counter() - start
 
+    def wait_frozen(self) -> None:
+        if not self.frozen:
+            return
+        start = time.perf_counter()
+        self.bot.wait_frozen()
+        if self.hello_done:
+            self.clock.seconds += time.perf_counter() - start
+
     def thaw(self) -> None:
         if not self.hello_done:  # waiting for Hello, a bot is frozen once it is up: both kinds
             self.bot.thaw()
