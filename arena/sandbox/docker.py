@@ -281,9 +281,8 @@ class DockerSandbox:
         bot = DockerBot(
             container, run_dir, capture, attached, limits.memory_mb, self, shared, turns
         )
-        until = started_at + limits.startup_ms / 1000
         watch = threading.Thread(
-            target=turns.hold, args=(bot.up, limits.startup_cpu_ms, until), daemon=True,
+            target=turns.hold, args=(bot.up, limits.startup_cpu_ms), daemon=True,
             name=f"arena-up-{name}",
         )  # fmt: skip
         watch.start()

@@ -313,7 +313,6 @@ class ProcessSandbox:
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
         self._sweeper = Sweeper(self._sweep)  # what killed platform processes left here
         self._started: weakref.WeakSet[BotProcess] = weakref.WeakSet()
-        self._cgroups: list[BotCgroup] = []  # its bots', until each is removed
         self._host = socket.gethostname()
         self._count = itertools.count(1)
 
@@ -368,10 +367,8 @@ class ProcessSandbox:
         bot = BotProcess(proc, socket_path, capture, uid, self.confined, turns, cgroup)
         self._started.add(bot)
         if cgroup is not None:
-            self._cgroups.append(cgroup)
-            until = time.monotonic() + limits.startup_ms / 1000
             threading.Thread(
-                target=turns.hold, args=(bot.up, limits.startup_cpu_ms, until), daemon=True,
+                target=turns.hold, args=(bot.up, limits.startup_cpu_ms), daemon=True,
                 name=f"arena-up-{workdir.name}",
             ).start()  # fmt: skip
         return bot
@@ -409,9 +406,6 @@ class ProcessSandbox:
             if bot.proc.poll() is None:
                 bot.stop()
         self._started.clear()
-        for cgroup in self._cgroups:  # removed as each bot stopped, unless it was slow to go
-            cgroup.remove()
-        self._cgroups.clear()
         self._sweeper.stop()
         self._spawner.shutdown(wait=True)
 

@@ -45,13 +45,15 @@ class Turns:
             held += time.monotonic() - self._held_at
         return self._start + held
 
-    def hold(self, up: Callable[[], bool], allowance_ms: int, until: float) -> None:
+    def hold(self, up: Callable[[], bool], allowance_ms: int) -> None:
         """Freeze the bot once it is ``up`` or its CPU time reaches ``allowance_ms``, unless
-        the referee has called it first (run in a thread of its own; gives up at ``until``)."""
+        the referee has called it first (run in a thread of its own). It watches until then,
+        however long: a bot that sleeps past its start-up time, then spins while the game
+        before its own is played, is frozen as well."""
         freezer = self.freezer
         if freezer is None:
             return
-        while not self._called and not self._stopped and time.monotonic() < until:
+        while not self._called and not self._stopped:
             spent = freezer.cpu_ms()
             if up() or (spent is not None and spent >= allowance_ms):
                 with self._lock:
