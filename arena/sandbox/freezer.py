@@ -35,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .leftovers import alive
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 HOST_CGROUP_ROOT = Path("/host/sys/fs/cgroup")  # the host's, in compose.yaml's worker
 
@@ -270,16 +272,6 @@ def sweep_bot_cgroups(host: str, root: Path = CGROUP_ROOT) -> None:
         with contextlib.suppress(OSError):
             for cgroup in top.iterdir():
                 owner, _, pid = cgroup.name.rpartition("-")[0].rpartition("-")
-                if owner == host and pid.isdigit() and not _alive(int(pid)):
+                if owner == host and pid.isdigit() and not alive(int(pid)):
                     with contextlib.suppress(OSError):
                         cgroup.rmdir()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -311,10 +311,10 @@ class ProcessSandbox:
             self._reach = interpreter_dirs(self.python or sys.executable)
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
-        self._sweeper = Sweeper(self._sweep)  # what killed platform processes left here
         self._started: weakref.WeakSet[BotProcess] = weakref.WeakSet()
-        self._host = socket.gethostname()
+        self._host = socket.gethostname()  # before the sweeper's first sweep, which reads it
         self._count = itertools.count(1)
+        self._sweeper = Sweeper(self._sweep)  # what killed platform processes left here
 
     def _sweep(self) -> None:
         sweep_scratch()

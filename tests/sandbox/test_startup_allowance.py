@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from arena.limits import Limits
+from arena.sandbox import ProcessSandbox
 from arena.sandbox.freezer import make_bot_cgroup
 from tests.cli.runner import run_arena
 
@@ -129,3 +131,22 @@ def test_a_frozen_cgroup_uses_no_cpu_once_its_freeze_took_hold(root: str) -> Non
         spinner.kill()
         spinner.wait()
         cgroup.remove()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="cgroups are made by root")
+def test_a_bot_cgroup_left_by_a_dead_platform_process_is_swept() -> None:
+    """A platform process killed mid-game leaves its bots' cgroups: the next process sandbox
+    opened on the host removes them, and never a live process's."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # its pid is free: a platform process that is gone
+    host = socket.gethostname()
+    left = make_bot_cgroup(f"{host}-{gone.pid}-1")
+    alive = make_bot_cgroup(f"{host}-{os.getpid()}-{time.monotonic_ns()}")
+    assert left is not None and alive is not None
+    try:
+        ProcessSandbox().close()  # its sweeper sweeps as it starts, and close waits for it
+        assert not any(d.exists() for d in left.dirs)
+        assert all(d.exists() for d in alive.dirs)
+    finally:
+        left.remove(wait_s=0)
+        alive.remove(wait_s=0)
