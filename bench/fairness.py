@@ -23,9 +23,9 @@ With ``--unwaited``, the same tables are also played frozen without waiting for 
 to take hold before the next bot is thawed (the platform before it waited), for the wait's
 effect and cost in the same run.
 
-Run from the repo root: ``python bench/fairness.py [--rounds R] [--seed S] [--unwaited]``. Needs a Docker
-engine, the bot image, and root (the freezer's files are root's). Exit status 1 if the bench
-could not run; missing the target is not an error.
+Run from the repo root: ``python bench/fairness.py [--rounds R] [--seed S] [--unwaited]``.
+Needs a Docker engine, the bot image, and root (the freezer's files are root's). Exit status
+1 if the bench could not run; missing the target is not an error.
 """
 
 from __future__ import annotations
