@@ -82,7 +82,7 @@ def test_a_bot_spinning_at_start_up_gets_no_more_than_its_allowance(
         (tmp_path / name / "bot.py").write_text(source)
     result = run_arena(
         "play", FIRST_LEGAL, FIRST_LEGAL, tmp_path / "late", tmp_path / "spinner",
-        "--seed", 3, "--sandbox", sandbox, "--logs", tmp_path / "logs",
+        "--seed", 3, "--sandbox", sandbox, "--logs", tmp_path / "logs", "--startup-ms", 60_000,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "forfeit:" not in result.stdout, result.stdout  # it started, in its own turn
