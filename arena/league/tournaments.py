@@ -17,6 +17,8 @@ from arena.store import (
     TournamentFormat,
 )
 
+from .seed_keys import seed_key
+
 
 def find_tournament(store: Store, name: str) -> Tournament:
     """The tournament named ``name``; NotFound says so, and what to do if it is the ladder."""
@@ -47,7 +49,7 @@ def create_tournament(
     if missing:
         raise NotFound(f"no active version of {', '.join(missing)}")
     entries: list[int | str] = [v for b in bots if (v := active[b]) is not None]
-    schedule = round_robin(entries, format, games_per_pairing, seed)
+    round_robin(entries, format, games_per_pairing)  # a bad schedule stores nothing
     tournament = store.create_tournament(
         name,
         seed=seed,
@@ -56,6 +58,7 @@ def create_tournament(
         rating_model=rating,
     )
     assert tournament.id is not None
+    schedule = round_robin(entries, format, games_per_pairing, seed_key(store, tournament))
     specs = [MatchSpec(m.seed, _version_ids(m.teams)) for m in schedule]
     store.enqueue(tournament.id, specs)
     return tournament, len(schedule)
