@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol, overload
 from arena.competition import Format
 from arena.competition.pairs import seat_in
 from arena.engine.replay import Replay
+from arena.limits import LADDER_PACE_MS
 from arena.read_model import (
     BotLog,
     CompareLine,
@@ -360,10 +361,14 @@ class LocalLadder:
         games_per_pairing: int,
         seed: int,
         rating: RatingModelName = RatingModelName.ELO,
+        *,
+        pace_ms: int = LADDER_PACE_MS,
     ) -> tuple[Tournament, int]:
-        """A round-robin of the bots' active versions, queued, rated by ``rating``; and how
-        many matches."""
-        return create_tournament(self.store, name, bots, format, games_per_pairing, seed, rating)
+        """A round-robin of the bots' active versions, queued, rated by ``rating``, its
+        tables at ``pace_ms``; and how many matches."""
+        return create_tournament(
+            self.store, name, bots, format, games_per_pairing, seed, rating, pace_ms=pace_ms
+        )
 
     def unfinished(self, tournament: Tournament | None = None) -> int:
         """Matches queued or running in ``tournament`` (None: in all)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.competition import Format, round_robin
+from arena.limits import LADDER_PACE_MS
 from arena.store import (
     MatchSpec,
     MatchStatus,
@@ -39,6 +40,8 @@ def create_tournament(
     games_per_pairing: int = 1,
     seed: int = 0,
     rating: RatingModelName = RatingModelName.ELO,
+    *,
+    pace_ms: int = LADDER_PACE_MS,
 ) -> tuple[Tournament, int]:
     """A round-robin among the named bots' active versions, every match queued; with how
     many. NotFound names the bots without an active version; ScheduleError a bad schedule,
@@ -55,6 +58,7 @@ def create_tournament(
         format=TournamentFormat(format),
         games_per_pairing=games_per_pairing,
         rating_model=rating,
+        limits={"pace_ms": pace_ms},  # stored: the worker plays its matches at it
     )
     assert tournament.id is not None
     specs = [MatchSpec(m.seed, _version_ids(m.teams)) for m in schedule]
