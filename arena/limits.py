@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# The pace of the ladder's and every stored tournament's tables unless their stored limits
-# say otherwise (measured: bench/think_channel.py, docs/operating.md).
+# The pace of the ladder's and every stored tournament's tables whose stored limits give
+# none, unless $ARENA_LADDER_PACE_MS says otherwise (bench/think_channel.py, operating.md).
 LADDER_PACE_MS = 50
 
 
@@ -49,6 +50,11 @@ class Limits:
         return int(wall_ms * self.cpus / 1000) + 1
 
 
+def ladder_pace_ms() -> int:
+    """The deployment's pace for stored tournaments: $ARENA_LADDER_PACE_MS, else the default."""
+    return int(os.environ.get("ARENA_LADDER_PACE_MS") or LADDER_PACE_MS)
+
+
 def stored_limits(stored: Mapping[str, Any]) -> Limits:
     """A stored tournament's limits: the defaults at the ladder's pace, for what is not given."""
-    return Limits(**{"pace_ms": LADDER_PACE_MS, **stored})
+    return Limits(**{"pace_ms": ladder_pace_ms(), **stored})

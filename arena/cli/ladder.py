@@ -630,8 +630,13 @@ def tournament_create(
         str, typer.Option(help="elo (the fit, beside sequential Elo) or openskill (Weng-Lin).")
     ] = "elo",
     pace_ms: Annotated[
-        int, typer.Option(help="The tables' pace, in ms (0: none), as arena play's.")
-    ] = LADDER_PACE_MS,
+        int | None,
+        typer.Option(
+            help="The tables' pace in ms (0: none), as arena play's; default: the ladder's"
+            f" ($ARENA_LADDER_PACE_MS, else {LADDER_PACE_MS}).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Schedule a round-robin among the named bots' active versions."""
     if format not in FORMATS:
@@ -639,7 +644,7 @@ def tournament_create(
     if rating not in RATING_MODELS:
         fail(f"unknown rating model {rating!r}: {' or '.join(RATING_MODELS)}")
     try:
-        stored_limits({"pace_ms": pace_ms})
+        stored_limits({} if pace_ms is None else {"pace_ms": pace_ms})
     except ValueError as e:
         fail(str(e))
     names = [b.strip() for b in bots.split(",") if b.strip()]

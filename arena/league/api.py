@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Protocol, overload
 from arena.competition import Format
 from arena.competition.pairs import seat_in
 from arena.engine.replay import Replay
-from arena.limits import LADDER_PACE_MS
 from arena.read_model import (
     BotLog,
     CompareLine,
@@ -362,10 +361,11 @@ class LocalLadder:
         seed: int,
         rating: RatingModelName = RatingModelName.ELO,
         *,
-        pace_ms: int = LADDER_PACE_MS,
+        pace_ms: int | None = None,
     ) -> tuple[Tournament, int]:
         """A round-robin of the bots' active versions, queued, rated by ``rating``, its
-        tables at ``pace_ms``; and how many matches."""
+        tables at ``pace_ms`` (None: the ladder's, ``limits.ladder_pace_ms``); and how many
+        matches."""
         return create_tournament(
             self.store, name, bots, format, games_per_pairing, seed, rating, pace_ms=pace_ms
         )

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from arena import submission
 from arena.competition import grow
-from arena.limits import LADDER_PACE_MS
 from arena.store import (
     BotVersion,
     MatchSpec,
@@ -85,9 +84,7 @@ def ladder(store: Store) -> Tournament:
         return store.tournament(LADDER)
     except NotFound:
         try:
-            return store.create_tournament(
-                LADDER, seed=0, kind=TournamentKind.LADDER, limits={"pace_ms": LADDER_PACE_MS}
-            )
+            return store.create_tournament(LADDER, seed=0, kind=TournamentKind.LADDER)
         except NameTaken:  # created meanwhile by another submission
             return store.tournament(LADDER)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.competition import Format, round_robin
-from arena.limits import LADDER_PACE_MS
 from arena.store import (
     MatchSpec,
     MatchStatus,
@@ -41,7 +40,7 @@ def create_tournament(
     seed: int = 0,
     rating: RatingModelName = RatingModelName.ELO,
     *,
-    pace_ms: int = LADDER_PACE_MS,
+    pace_ms: int | None = None,
 ) -> tuple[Tournament, int]:
     """A round-robin among the named bots' active versions, every match queued; with how
     many. NotFound names the bots without an active version; ScheduleError a bad schedule,
@@ -58,7 +57,7 @@ def create_tournament(
         format=TournamentFormat(format),
         games_per_pairing=games_per_pairing,
         rating_model=rating,
-        limits={"pace_ms": pace_ms},  # stored: the worker plays its matches at it
+        limits={} if pace_ms is None else {"pace_ms": pace_ms},  # none: the ladder's pace
     )
     assert tournament.id is not None
     specs = [MatchSpec(m.seed, _version_ids(m.teams)) for m in schedule]
