@@ -12,9 +12,10 @@ between its own ``on_trick`` notifications, as a bot can. Two senders:
 The receiver decodes blind, from its gaps alone: a 1 if the gap is over the median, or over
 the 10th percentile plus half the amplitude it expects (the sender's 30 ms, or one pace); the
 better of the two counts. Information = bits x (1 - H(error rate)) (a binary symmetric
-channel: 0 at chance). Beside it, at each pace: one game of four ``heuristic`` bots, its wall
-time and games per hour at one table at a time, and the noise-free bound of a sender that
-spends its whole bank: log2 C(D + Q, Q) bits for D decisions and Q = bank / pace paces.
+channel: 0 at chance). Beside it, at each pace, the cost: games of four ``heuristic`` bots, one
+table at a time and ``--concurrency`` tables at once (a paced table mostly waits, so more
+fit), their wall time and games per hour; and the noise-free bound of a sender that spends
+its whole bank: log2 C(D + Q, Q) bits for D decisions and Q = bank / pace paces.
 
 Pace 0 is the reference, the table as it was. Run from the repo root:
 ``python bench/think_channel.py [--paces 0,20,50,100] [--sandbox process] [--seed S]``.
@@ -35,7 +36,7 @@ from pathlib import Path
 
 from arena.bot_specs import BotSpec
 from arena.limits import Limits
-from arena.play import GameSettings, PlayedGame, play_game
+from arena.play import GameSettings, PlayedGame, play_game, play_many
 from arena.sandbox import Sandbox, SandboxError, open_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,10 +122,26 @@ def signal_game(
     ), limits.bank_ms - sender.timing.bank_ms
 
 
-def heuristic_game(sandbox: Sandbox, pace: int, seed: int) -> tuple[float, int]:
+@dataclass
+class Cost:
+    pace: int
+    seconds: float  # one game alone
+    decisions: int  # of seat 0 in it
+    per_hour: float  # games per hour, ``concurrency`` at once
+
+
+def cost(sandbox: Sandbox, pace: int, seed: int, concurrency: int) -> Cost:
+    settings = GameSettings(limits=Limits(pace_ms=pace))
     start = time.monotonic()
-    game = play_game([HEURISTIC] * 4, seed, sandbox, GameSettings(limits=Limits(pace_ms=pace)))
-    return time.monotonic() - start, game.players[0].timing.decisions
+    game = play_game([HEURISTIC] * 4, seed, sandbox, settings)
+    alone = time.monotonic() - start
+    start = time.monotonic()
+    seeds = range(seed, seed + concurrency)
+    play_many(
+        [HEURISTIC] * 4, seeds, sandbox, duplicate=False, concurrency=concurrency, settings=settings
+    )
+    per_hour = concurrency * 3600 / (time.monotonic() - start)
+    return Cost(pace, alone, game.players[0].timing.decisions, per_hour)
 
 
 def main() -> None:
@@ -132,6 +149,7 @@ def main() -> None:
     parser.add_argument("--paces", default="0,20,50,100", help="comma-separated, in ms")
     parser.add_argument("--sandbox", default="process")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=4, help="tables at once, for the cost")
     args = parser.parse_args()
     paces = [int(p) for p in args.paces.split(",")]
     try:
@@ -157,14 +175,21 @@ def main() -> None:
                         f" {info:>9.1f} {info / DEALS:>9.2f} {spent:>13.0f}",
                         flush=True,
                     )
-                costs.append((pace, *heuristic_game(sandbox, pace, args.seed)))
+                costs.append(cost(sandbox, pace, args.seed, args.concurrency))
                 loads.append(os.getloadavg()[0])
     finally:
         sandbox.close()
-    print(f"{'pace ms':>7} {'game s':>7} {'games/hour':>10} {'bank bound bits/game':>20}")
-    for pace, seconds, decisions in costs:
-        bound = f"{bound_bits(decisions, bank, pace):.0f}" if pace else "unbounded"
-        print(f"{pace:>7} {seconds:>7.1f} {3600 / seconds:>10.0f} {bound:>20}")
+    n = args.concurrency
+    print(
+        f"{'pace ms':>7} {'game s':>7} {'games/hour':>10} {f'x{n} games/hour':>15}"
+        f" {'bank bound bits/game':>20}"
+    )
+    for c in costs:
+        bound = f"{bound_bits(c.decisions, bank, c.pace):.0f}" if c.pace else "unbounded"
+        print(
+            f"{c.pace:>7} {c.seconds:>7.1f} {3600 / c.seconds:>10.0f} {c.per_hour:>15.0f}"
+            f" {bound:>20}"
+        )
     print(f"load {min(loads):.2f}-{max(loads):.2f} (1-minute averages through the run)")
 
 
