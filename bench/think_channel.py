@@ -14,7 +14,8 @@ the 10th percentile plus half the amplitude it expects (the sender's 30 ms, or o
 better of the two counts. Information = bits x (1 - H(error rate)) (a binary symmetric
 channel: 0 at chance). Beside it, at each pace, the cost: games of four ``heuristic`` bots, one
 table at a time and ``--concurrency`` tables at once (a paced table mostly waits, so more
-fit), their wall time and games per hour; and the noise-free bound of a sender that spends
+fit), their wall time and games per hour, the most bank an honest seat spent (the machine's
+delays past the pace); and the noise-free bound of a sender that spends
 its whole bank: log2 C(D + Q, Q) bits for D decisions and Q = bank / pace paces.
 
 Pace 0 is the reference, the table as it was. Run from the repo root:
@@ -127,6 +128,7 @@ class Cost:
     pace: int
     seconds: float  # one game alone
     decisions: int  # of seat 0 in it
+    spent_ms: float  # the most bank a seat spent in it: honest bots over the pace
     per_hour: float  # games per hour, ``concurrency`` at once
 
 
@@ -141,7 +143,8 @@ def cost(sandbox: Sandbox, pace: int, seed: int, concurrency: int) -> Cost:
         [HEURISTIC] * 4, seeds, sandbox, duplicate=False, concurrency=concurrency, settings=settings
     )
     per_hour = concurrency * 3600 / (time.monotonic() - start)
-    return Cost(pace, alone, game.players[0].timing.decisions, per_hour)
+    spent = max(settings.limits.bank_ms - p.timing.bank_ms for p in game.players)
+    return Cost(pace, alone, game.players[0].timing.decisions, spent, per_hour)
 
 
 def main() -> None:
@@ -182,13 +185,13 @@ def main() -> None:
     n = args.concurrency
     print(
         f"{'pace ms':>7} {'game s':>7} {'games/hour':>10} {f'x{n} games/hour':>15}"
-        f" {'bank bound bits/game':>20}"
+        f" {'bank spent ms':>13} {'bank bound bits/game':>20}"
     )
     for c in costs:
         bound = f"{bound_bits(c.decisions, bank, c.pace):.0f}" if c.pace else "unbounded"
         print(
             f"{c.pace:>7} {c.seconds:>7.1f} {3600 / c.seconds:>10.0f} {c.per_hour:>15.0f}"
-            f" {bound:>20}"
+            f" {c.spent_ms:>13.0f} {bound:>20}"
         )
     print(f"load {min(loads):.2f}-{max(loads):.2f} (1-minute averages through the run)")
 
