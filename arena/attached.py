@@ -87,5 +87,8 @@ class AttachedBot:
     def thaw(self) -> None:
         """Nothing was frozen."""
 
+    def wait_frozen(self) -> None:
+        """Nothing was frozen."""
+
     def stop(self) -> None:
         """The author stops it."""

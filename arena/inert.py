@@ -13,6 +13,7 @@ the window, hide a line or hand the terminal an escape sequence.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 _KEPT_IN_LINES = frozenset("\n\t")
 
@@ -38,4 +39,16 @@ def inert_bytes(data: bytes) -> str:
     return inert(data.decode("utf-8", errors="backslashreplace"), keep_lines=True)
 
 
-__all__ = ["inert", "inert_bytes"]
+def inert_tree(value: Any) -> Any:
+    """A JSON-like value (dicts, lists, strings, numbers) with every string inert, keys too:
+    what a page or a JSON answer may show of text from bots and users."""
+    if isinstance(value, str):
+        return inert(value)
+    if isinstance(value, dict):
+        return {inert_tree(k): inert_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [inert_tree(v) for v in value]
+    return value
+
+
+__all__ = ["inert", "inert_bytes", "inert_tree"]

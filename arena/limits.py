@@ -17,7 +17,10 @@ class Limits:
     move_ms: int = 1000  # per decision before the bank is drawn on
     bank_ms: int = 10_000  # for the whole game, spent only beyond move_ms (and notify_ms)
     notify_ms: int = 5  # per notification before the bank is drawn on: a round trip, no more
-    startup_ms: int = 10_000  # to start and answer Hello
+    startup_ms: int = 10_000  # to start and answer Hello (its clock stops while it waits frozen)
+    # CPU a bot may spend starting while its table starts (and, started ahead, while the game
+    # before is played); beyond it, frozen until its Hello, it goes on starting alone.
+    startup_cpu_ms: int = 500
     memory_mb: int = 512
     cpus: float = 1.0
     pids: int = 64  # processes and threads

@@ -142,7 +142,7 @@ def referee_table(
     sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
     tear_down_table = functools.partial(_tear_down, table, channels, sockets)
     seats = [
-        SeatedBot(seat, bot, running, settings.limits_of(bot), channels, sockets)
+        SeatedBot(seat, bot, running, settings.limits_of(bot), channels, sockets, table.running)
         for seat, (bot, running) in enumerate(zip(table.bots, table.running, strict=True))
     ]
     try:
@@ -180,22 +180,34 @@ class SeatedBot:
     # The table's channels and checked sockets, each closed as the table is torn down.
     channels: list[grpc.Channel]
     sockets: list[int]
+    table: Sequence[RunningBot] = ()  # the table's bots, this one among them
     player: RemotePlayer | None = None  # once reached
 
     def hello(self, bot_seed: int, rules: Rules) -> None:
-        # Start-up counts from the start; a bot started ahead of its game that is up by
-        # now still gets a moment to be reached.
+        # Start-up counts from the start, but not while the bot waited frozen (``turns``);
+        # a bot started ahead of its game that is up by now still gets a moment to be reached.
         limits, running = self.limits, self.running
         deadline = max(running.started_at + limits.startup_ms / 1000, time.monotonic() + 1.0)
+        # Its turn to start: one frozen past its start-up allowance goes on now, alone.
+        self.thaw()
         if self.bot.address is None:
             self.sockets.append(_checked_socket(self.seat, self.bot, running, limits, deadline))
         target = self.bot.address or f"unix:{dial_path(self.sockets[-1])}"
         channel = grpc.insecure_channel(target, CHANNEL_OPTIONS)
         self.channels.append(channel)
         self.player = RemotePlayer(
-            self.seat, channel, limits, self.bot.label, running.died, running.freeze, running.thaw
+            self.seat, channel, limits, self.bot.label, running.died, running.freeze, self.thaw
         )
         self.player.hello(bot_seed, rules, deadline)
+
+    def thaw(self) -> None:
+        """Thaw this bot once every other bot of its table is still: a freeze takes hold
+        asynchronously (a thread waiting for a CPU stops only once it gets one), and the bot
+        asked is to have the CPUs to itself."""
+        for other in self.table:
+            if other is not self.running:
+                other.wait_frozen()
+        self.running.thaw()
 
     def choose(self, obs: Observation) -> int:
         return self._reached().choose(obs)

@@ -23,6 +23,7 @@ import shutil
 import stat
 import tarfile
 import tempfile
+import unicodedata
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -41,6 +42,13 @@ MAX_LINK_TARGET = 4096  # a zip symlink's target is the member's content: read i
 # A tar's own headers (PAX ones too) are read whole into memory, so the decompressed stream is
 # capped as well; the slack covers the headers and 512-byte padding of MAX_MEMBERS members.
 MAX_TAR_STREAM_BYTES = MAX_UNPACKED_BYTES + 16 * MiB
+# A member's path: levels (directories and the file) and UTF-8 bytes, each name within a
+# file system's 255. An archive's names count its top directory; a directory's entries leave
+# room for the "bot/" its stored archive puts them under, so every stored archive unpacks.
+MAX_DEPTH = 32
+MAX_PATH_BYTES = 512
+MAX_PART_BYTES = 255
+_SHOWN_NAME = 80  # a refused name is cut to this many characters in its message
 
 BOT_FILE = "bot.py"
 _ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
@@ -77,7 +85,14 @@ class _Source:
 
     def refuse(self, name: str, problem: str) -> SubmissionError:
         noun = "member" if self.where == "archive" else "entry"
-        return SubmissionError(f"{self.label}: {noun} {name!r} {problem}")
+        # repr escapes control characters, newlines and bidi overrides: one inert line.
+        shown = name if len(name) <= _SHOWN_NAME else name[:_SHOWN_NAME] + "..."
+        return SubmissionError(f"{self.label}: {noun} {shown!r} {problem}")
+
+    @property
+    def room(self) -> int:
+        """Levels kept free under the limits: a directory is stored under "bot/"."""
+        return 1 if self.where == "directory" else 0
 
 
 def unpack(path: Path, dest: Path) -> Path:
@@ -187,7 +202,7 @@ def _unpack(path: Path, dest: Path) -> Path:
         try:
             _write(dest, members, read)
         except OSError as e:
-            raise SubmissionError(f"{source.label}: cannot be copied: {e}") from e
+            raise SubmissionError(f"{source.label}: cannot be copied: {_reason(e)}") from e
         return dest
     label = path.name
     if not path.exists():
@@ -204,7 +219,7 @@ def _unpack(path: Path, dest: Path) -> Path:
         else:
             _extract_tar(path, dest)
     except _READ_ERRORS as e:
-        raise SubmissionError(f"{label}: cannot be unpacked: {e}") from e
+        raise SubmissionError(f"{label}: cannot be unpacked: {_reason(e)}") from e
     return _bot_root(label, dest)
 
 
@@ -225,6 +240,7 @@ def _check_directory(root: Path) -> list[_Member]:
         for name in sorted(dirnames) + sorted(filenames):
             path = Path(dirpath, name)
             rel = path.relative_to(root).as_posix()
+            _check_name(source, rel, rel)
             st = path.lstat()
             if stat.S_ISLNK(st.st_mode):
                 members.append(_Member(rel, "symlink", target=os.readlink(path)))
@@ -336,18 +352,51 @@ def _member_name(source: _Source, raw: str) -> str:
     name = _normal(raw)
     if ".." in name.split("/"):
         raise source.refuse(raw, f"escapes the {source.where}'s root")
+    _check_name(source, raw, name)
     return name
+
+
+def _check_name(source: _Source, raw: str, name: str) -> None:
+    """A name every file system takes as it is and no terminal or page shows otherwise:
+    printable (no control characters, newlines or bidi overrides), within the limits."""
+    parts = name.split("/") if name else []
+    if not all(part.isprintable() for part in parts):
+        raise source.refuse(
+            raw, "has a character that is not printable (control, newline, format or bidi)"
+        )
+    if len(parts) > (depth := MAX_DEPTH - source.room):
+        raise source.refuse(raw, f"is {len(parts)} levels deep, over the limit of {depth}")
+    size = len(name.encode("utf-8", errors="surrogateescape"))
+    if size > (most := MAX_PATH_BYTES - 4 * source.room):
+        raise source.refuse(raw, f"has a {size}-byte path, over the limit of {most}")
+    for part in parts:
+        if len(part.encode("utf-8", errors="surrogateescape")) > MAX_PART_BYTES:
+            raise source.refuse(raw, f"has a name over {MAX_PART_BYTES} bytes")
+
+
+def _fold(name: str) -> str:
+    """What a case-insensitive, normalising file system (macOS's, Windows') makes of a name."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def _check_members(source: _Source, members: list[_Member]) -> None:
     links = {m.name for m in members if m.kind == "symlink"}
     kinds: dict[str, str] = {}
+    folded: dict[str, str] = {}  # each path and parent path, folded, to its name
     for m in members:
         if not m.name:
             if m.kind != "dir":
                 raise source.refuse(m.source, "is the root itself")
             continue
         parts = m.name.split("/")
+        for i in range(1, len(parts) + 1):
+            path = "/".join(parts[:i])
+            twin = folded.setdefault(_fold(path), path)
+            if twin != path:
+                raise source.refuse(
+                    m.name,
+                    f"is the same as {twin!r} on a case-insensitive or normalising file system",
+                )
         if any("/".join(parts[:i]) in links for i in range(1, len(parts))):
             raise source.refuse(m.name, "lies below a link")
         if m.name in kinds and (kinds[m.name], m.kind) != ("dir", "dir"):
@@ -393,15 +442,32 @@ def _write(dest: Path, members: list[_Member], read: Callable[[_Member], IO[byte
     for m in members:
         path = dest / m.name
         if m.kind == "dir":
-            path.mkdir(parents=True, exist_ok=True)
+            _make_dirs(dest, m.name)
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make_dirs(dest, m.name.rpartition("/")[0])
         if m.kind == "symlink":
             os.symlink(m.target, path)
         else:
             # "x": never write through something already there.
             with read(m) as src, path.open("xb") as out:
                 shutil.copyfileobj(src, out)
+
+
+def _make_dirs(dest: Path, name: str) -> None:
+    """``dest/name`` and its parents, one level after the other (Path.mkdir(parents=True)
+    recurses once a level)."""
+    path = dest
+    for part in name.split("/") if name else []:
+        path = path / part
+        if not path.is_dir():
+            path.mkdir()
+
+
+def _reason(e: BaseException) -> str:
+    """What went wrong, without the file name an OSError carries: a path of this machine."""
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return str(e) or type(e).__name__
 
 
 def _total(members: list[_Member]) -> int:

@@ -19,9 +19,13 @@ runnable (their ``/proc/TID/schedstat``), the time its CPU quota throttled it (`
 the CPU the other three seats' bots used meanwhile, how often one of them was not yet
 ``FROZEN`` as the call began, the referee's own CPU, and the machine's steal time.
 
-Run from the repo root: ``python bench/fairness.py [--rounds R] [--seed S]``. Needs a Docker
-engine, the bot image, and root (the freezer's files are root's). Exit status 1 if the bench
-could not run; missing the target is not an error.
+With ``--unwaited``, the same tables are also played frozen without waiting for each freeze
+to take hold before the next bot is thawed (the platform before it waited), for the wait's
+effect and cost in the same run.
+
+Run from the repo root: ``python bench/fairness.py [--rounds R] [--seed S] [--unwaited]``.
+Needs a Docker engine, the bot image, and root (the freezer's files are root's). Exit status
+1 if the bench could not run; missing the target is not an error.
 """
 
 from __future__ import annotations
@@ -219,6 +223,7 @@ class MeasuredBot:
     frozen: bool
     clock: FreezerClock
     probe: Probe
+    wait: bool = True  # for a freeze to take hold before another bot is thawed (the platform)
     hello_done: bool = False
     begun: Sample | None = None
 
@@ -251,6 +256,14 @@ class MeasuredBot:
         self.bot.freeze()
         self.clock.seconds += time.perf_counter() - start
 
+    def wait_frozen(self) -> None:
+        if not (self.frozen and self.wait):
+            return
+        start = time.perf_counter()
+        self.bot.wait_frozen()
+        if self.hello_done:
+            self.clock.seconds += time.perf_counter() - start
+
     def thaw(self) -> None:
         if not self.hello_done:  # waiting for Hello, a bot is frozen once it is up: both kinds
             self.bot.thaw()
@@ -266,10 +279,17 @@ class MeasuredBot:
         self.bot.stop()
 
 
+MODES = {
+    "frozen": "frozen between calls",
+    "unwaited": "frozen, not waited for",
+    "never": "never frozen (reference)",
+}
+
+
 @dataclass
 class MeasuredSandbox:
     inner: Sandbox
-    frozen: bool
+    mode: str  # of MODES
     clock: FreezerClock = field(default_factory=FreezerClock)
     name: str = "docker"
     probe: Probe = field(default_factory=Probe)  # this game's; replaced by the next
@@ -278,7 +298,15 @@ class MeasuredSandbox:
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> MeasuredBot:
         seat = int(workdir.name.removeprefix("seat"))  # start_table's name for it
         bot = self.inner.start(bot_dir, workdir, limits)
-        return MeasuredBot(bot, seat, self.frozen, self.clock, self.probe)
+        return MeasuredBot(bot, seat, self.frozen, self.clock, self.probe, self.wait)
+
+    @property
+    def frozen(self) -> bool:
+        return self.mode != "never"
+
+    @property
+    def wait(self) -> bool:
+        return self.mode == "frozen"
 
     def close(self) -> None:
         pass
@@ -315,36 +343,41 @@ def main() -> None:
     parser.add_argument(
         "--frozen-only", action="store_true", help="skip the never-frozen reference games"
     )
+    parser.add_argument(
+        "--unwaited",
+        action="store_true",
+        help="also games frozen without waiting for each freeze to take hold (a reference)",
+    )
     args = parser.parse_args()
     try:
         docker = open_sandbox("docker")
     except SandboxError as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(1) from None
-    frozen, unfrozen = MeasuredSandbox(docker, True), MeasuredSandbox(docker, False)
-    results: dict[tuple[str, bool], list[float]] = {}
-    probes: dict[tuple[str, bool], Probe] = {}
+    modes = ["frozen", *(["unwaited"] if args.unwaited else [])]
+    modes += [] if args.frozen_only else ["never"]
+    sandboxes = {mode: MeasuredSandbox(docker, mode) for mode in modes}
+    results: dict[tuple[str, str], list[float]] = {}
+    probes: dict[tuple[str, str], Probe] = {}
     loads = [os.getloadavg()[0]]
     try:
         with tempfile.TemporaryDirectory(prefix="fairness-") as top:
             quiet, spinning = BotSpec("heuristic", HEURISTIC), spinning_bot(Path(top))
             for round_ in range(args.rounds):
                 seed = args.seed + round_
+                # quiet, spinning, spinning, quiet, ...: both tables see the same machine
                 order = [
-                    (quiet, frozen),
-                    (spinning, frozen),
-                    (spinning, unfrozen),
-                    (quiet, unfrozen),
+                    (opponent, sandboxes[mode])
+                    for i, mode in enumerate(modes)
+                    for opponent in ((quiet, spinning) if i % 2 == 0 else (spinning, quiet))
                 ]
-                if args.frozen_only:
-                    order = order[:2]
                 for opponent, sandbox in order if round_ % 2 == 0 else order[::-1]:
-                    probe = probes.setdefault((opponent.label, sandbox.frozen), Probe())
+                    probe = probes.setdefault((opponent.label, sandbox.mode), Probe())
                     ms = think_ms(sandbox, opponent, seed, probe)
-                    results.setdefault((opponent.label, sandbox.frozen), []).append(ms)
+                    results.setdefault((opponent.label, sandbox.mode), []).append(ms)
                     print(
                         f"round {round_ + 1}: {opponent.label:9} opponents, "
-                        f"{'frozen' if sandbox.frozen else 'never frozen':12} "
+                        f"{MODES[sandbox.mode]:26} "
                         f"{ms:7.2f} ms per decision  load {os.getloadavg()[0]:.2f}",
                         flush=True,
                     )
@@ -352,37 +385,35 @@ def main() -> None:
     finally:
         docker.close()
 
-    def mean(label: str, is_frozen: bool) -> float:
-        return statistics.fmean(results[label, is_frozen])
+    def mean(label: str, mode: str) -> float:
+        return statistics.fmean(results[label, mode])
 
     print()
-    modes = (True,) if args.frozen_only else (True, False)
-    for is_frozen in modes:
-        q, s = mean("heuristic", is_frozen), mean("spinning", is_frozen)
-        what = "frozen between calls" if is_frozen else "never frozen (reference)"
-        print(f"{what:26} quiet {q:6.2f} ms  spinning {s:6.2f} ms  ratio {s / q:.2f}")
+    for mode in modes:
+        q, s = mean("heuristic", mode), mean("spinning", mode)
+        print(f"{MODES[mode]:26} quiet {q:6.2f} ms  spinning {s:6.2f} ms  ratio {s / q:.2f}")
     print("\nper call of seats 0 and 2, mean ms:")
-    for is_frozen in modes:
+    for mode in modes:
         for label in ("heuristic", "spinning"):
-            what = f"{'quiet' if label == 'heuristic' else label}, " + (
-                "frozen" if is_frozen else "never frozen"
-            )
-            print(f"  {what:24} {probes[label, is_frozen].report()}")
-    clock = frozen.clock
-    per_call_us = clock.seconds / clock.calls * 1e6 if clock.calls else float("nan")
-    print(
-        f"freezer: {per_call_us:.0f} us of the referee's time per call (thaw + freeze), "
-        f"over {clock.calls} calls (notifications included): "
-        f"{clock.seconds / max(1, frozen.decisions) * 1e6:.0f} us per decision"
-    )
+            what = f"{'quiet' if label == 'heuristic' else label}, {mode}"
+            print(f"  {what:24} {probes[label, mode].report()}")
+    for mode in modes[: 2 if args.unwaited else 1]:
+        clock, decisions = sandboxes[mode].clock, sandboxes[mode].decisions
+        per_call_us = clock.seconds / clock.calls * 1e6 if clock.calls else float("nan")
+        print(
+            f"freezer, {mode}: {per_call_us:.0f} us of the referee's time per call (thaw + "
+            f"freeze{' + the wait' if mode == 'frozen' else ''}), over {clock.calls} calls "
+            f"(notifications included): {clock.seconds / max(1, decisions) * 1e6:.0f} us per "
+            "decision"
+        )
     if not args.frozen_only:
-        quiet_cost = mean("heuristic", True) - mean("heuristic", False)
+        quiet_cost = mean("heuristic", "frozen") - mean("heuristic", "never")
         print(f"quiet table, frozen minus never frozen: {quiet_cost:+.2f} ms per decision")
     print(
         f"load average (1 min): {min(loads):.2f} to {max(loads):.2f} during the run, "
         f"{os.cpu_count()} CPUs"
     )
-    ratio = mean("spinning", True) / mean("heuristic", True)
+    ratio = mean("spinning", "frozen") / mean("heuristic", "frozen")
     print(f"ratio={ratio:.2f} (target <= {TARGET})")
 
 

@@ -42,9 +42,9 @@ import grpc
 from arena.bot_specs import BotSpec
 from arena.engine import Rules
 from arena.limits import Limits
-from arena.play import GameSettings, play_many, start_table
-from arena.referee import BotFault, RemotePlayer
-from arena.sandbox import Sandbox, SandboxError, dial_path, open_sandbox
+from arena.play import GameSettings, SeatedBot, play_many, start_table
+from arena.referee import BotFault
+from arena.sandbox import Sandbox, SandboxError, open_sandbox
 
 # The cheapest legal bot (first legal option), a real submission beside the benchmarks.
 TRIVIAL_BOT = (Path(__file__).resolve().parent / "first_legal" / "bot.py").read_text()
@@ -101,47 +101,47 @@ def play_round(
 
 
 def one_bot(sandbox: Sandbox, bot: BotSpec, rules: Rules, limits: Limits) -> tuple[float, ...]:
-    """One bot's (``sandbox.start`` call, then until it answered Hello, then ``stop``), in s."""
+    """One bot's (``sandbox.start`` call, then until it answered Hello, then ``stop``), in s.
+    Greeted as the referee greets it (``SeatedBot``): a bot waits frozen for its Hello."""
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         t0 = time.perf_counter()
         running = sandbox.start(bot.directory, Path(tmp) / "seat0", limits)
         t1 = time.perf_counter()
-        deadline = running.started_at + limits.startup_ms / 1000
-        fd = running.open_socket(deadline)
-        channel = grpc.insecure_channel(f"unix:{dial_path(fd)}")
+        channels: list[grpc.Channel] = []
+        sockets: list[int] = []
         try:
-            player = RemotePlayer(0, channel, limits, bot.label, running.died)
-            player.hello(0, rules, deadline)
+            SeatedBot(0, bot, running, limits, channels, sockets, [running]).hello(0, rules)
             t2 = time.perf_counter()
         finally:
             running.stop()  # as referee_table does: the bot, then its channel
             t3 = time.perf_counter()
-            channel.close()
-            os.close(fd)
+            _close(channels, sockets)
     return t1 - t0, t2 - t1, t3 - t2
 
 
 def table_hello(sandbox: Sandbox, bots: Sequence[BotSpec], rules: Rules, limits: Limits) -> float:
-    """Seconds from ``start_table`` until all four bots answered Hello."""
+    """Seconds from ``start_table`` until all four bots answered Hello, greeted in turn as
+    the referee greets them."""
     start = time.perf_counter()
     table = start_table(bots, sandbox, limits)
-    channels, sockets = [], []
+    channels: list[grpc.Channel] = []
+    sockets: list[int] = []
     try:
         for seat, running in enumerate(table.running):
-            deadline = running.started_at + limits.startup_ms / 1000
-            sockets.append(running.open_socket(deadline))
-            channel = grpc.insecure_channel(f"unix:{dial_path(sockets[-1])}")
-            channels.append(channel)
-            player = RemotePlayer(seat, channel, limits, bots[seat].label, running.died)
-            player.hello(seat, rules, deadline)
+            seated = SeatedBot(seat, bots[seat], running, limits, channels, sockets, table.running)
+            seated.hello(seat, rules)
         return time.perf_counter() - start
     finally:
         table.stop()
-        for channel in channels:
-            channel.close()
-        for fd in sockets:
-            os.close(fd)
+        _close(channels, sockets)
         table.scratch.cleanup()
+
+
+def _close(channels: Sequence[grpc.Channel], sockets: Sequence[int]) -> None:
+    for channel in channels:
+        channel.close()
+    for fd in sockets:
+        os.close(fd)
 
 
 def measure_startup(side: Side, bots: Sequence[BotSpec], rules: Rules, times: int) -> None:

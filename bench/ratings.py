@@ -139,7 +139,9 @@ def model_accuracy(seeds: int, entries_of: dict[Format, int]) -> None:
             mean = statistics.fmean(truth.values())
             needed = math.ceil(max(CHECKPOINTS) * n / per_result)
             per_pairing = 1
-            while len(schedule := round_robin(entries, fmt, per_pairing, seed)) < needed:
+            while (
+                len(schedule := round_robin(entries, fmt, per_pairing, str(seed).encode())) < needed
+            ):
                 per_pairing += 1
             results = simulate_teams(schedule[:needed], truth, seed + 1)
             for model in models:
@@ -207,14 +209,16 @@ def main(argv: list[str] | None = None) -> int:
     per_pairing = max(1, math.ceil(args.results / match_count(args.entries)))
 
     t_sched, c_sched, schedule = timed(
-        lambda: round_robin(entries, "pairs", per_pairing, args.seed), args.rounds
+        lambda: round_robin(entries, "pairs", per_pairing, str(args.seed).encode()), args.rounds
     )
     t_base, _, _ = timed(
         lambda: [p for _ in range(per_pairing) for p in itertools.combinations(entries, 2)],
         args.rounds,
     )
     mixed = list(range(MIXED_MAX_ENTRIES))
-    t_mixed, _, tables = timed(lambda: round_robin(mixed, "mixed", 1, args.seed), args.rounds)
+    t_mixed, _, tables = timed(
+        lambda: round_robin(mixed, "mixed", 1, str(args.seed).encode()), args.rounds
+    )
     print(
         f"schedule  {args.entries} entries x {per_pairing} per pairing = {len(schedule):,} "
         f"matches: {t_sched:.3f} s (CPU {c_sched:.3f} s)   target < {TARGET:.0f} s   "

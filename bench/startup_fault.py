@@ -37,10 +37,12 @@ from pathlib import Path
 
 import grpc
 
+from arena.bot_specs import BotSpec
 from arena.engine import Rules
 from arena.limits import Limits
-from arena.referee import BotFault, RemotePlayer
-from arena.sandbox import Sandbox, SandboxError, SocketFault, dial_path, open_sandbox
+from arena.play import SeatedBot
+from arena.referee import BotFault
+from arena.sandbox import Sandbox, SandboxError, SocketFault, open_sandbox
 
 HERE = Path(__file__).resolve().parent
 GOOD_BOT = HERE / "first_legal"
@@ -76,24 +78,25 @@ def broken_start(sandbox: Sandbox, bot_dir: Path) -> float:
 
 
 def good_start(sandbox: Sandbox, rules: Rules) -> float:
-    """Seconds from ``sandbox.start`` of the good bot until it answered Hello."""
+    """Seconds from ``sandbox.start`` of the good bot until it answered Hello, greeted as
+    the referee greets it (``SeatedBot``): a bot waits frozen for its Hello."""
+    bot = BotSpec("first-legal", GOOD_BOT)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         t0 = time.perf_counter()
         running = sandbox.start(GOOD_BOT, Path(tmp) / "seat0", LIMITS)
-        deadline = running.started_at + WINDOW_MS / 1000
+        channels: list[grpc.Channel] = []
+        sockets: list[int] = []
         try:
-            fd = running.open_socket(deadline)
-        except SocketFault as e:
-            running.stop()
-            raise BenchError(f"the good bot did not start: {e}") from None
-        channel = grpc.insecure_channel(f"unix:{dial_path(fd)}")
-        try:
-            RemotePlayer(0, channel, LIMITS, "first-legal", running.died).hello(0, rules, deadline)
+            SeatedBot(0, bot, running, LIMITS, channels, sockets, [running]).hello(0, rules)
             return time.perf_counter() - t0
+        except BotFault as e:
+            raise BenchError(f"the good bot did not start: {e}") from None
         finally:
             running.stop()
-            channel.close()
-            os.close(fd)
+            for channel in channels:
+                channel.close()
+            for fd in sockets:
+                os.close(fd)
 
 
 def arena_play(kind: str, bot_dir: Path) -> float:

@@ -7,7 +7,8 @@ speaking gRPC. It prints, per comparison, the mean score difference per
 duplicate pair (first bot's pair minus the other) and its standard error, and whether the
 margin is at least four standard errors (the project's bar for "beats").
 
-Run from the repository root: ``python bench/strength.py [--pairs N] [--concurrency K]``.
+Run from the repository root: ``python bench/strength.py [--pairs N] [--concurrency K]``
+(``--only heuristic-random``: that comparison alone).
 """
 
 from __future__ import annotations
@@ -29,8 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=40, help="duplicate pairs per comparison")
     parser.add_argument("--concurrency", type=int, default=2, help="games played at once")
     parser.add_argument("--seed", type=int, default=1000, help="first seed")
+    parser.add_argument(
+        "--only", choices=[f"{a}-{b}" for a, b in COMPARISONS], help="one comparison alone"
+    )
     args = parser.parse_args(argv)
     for strong, weak in COMPARISONS:
+        if args.only is not None and args.only != f"{strong}-{weak}":
+            continue
         with contextlib.ExitStack() as unpacked:
             bots = [resolve_bot(b, unpacked) for b in (strong, weak, strong, weak)]
             seeds = range(args.seed, args.seed + args.pairs)

@@ -302,7 +302,7 @@ def seed_tournament(store: Store, entries: Sequence[tuple[str, Path]], matches: 
         versions.append(store.set_status(version.id, VersionStatus.ACTIVE).id)
     pairings = len(versions) * (len(versions) - 1) // 2
     per_pairing = math.ceil(matches / pairings)
-    schedule = round_robin(versions, "pairs", per_pairing, 0)[:matches]  # type: ignore[arg-type]
+    schedule = round_robin(versions, "pairs", per_pairing)[:matches]  # type: ignore[arg-type]
     tournament = store.create_tournament(
         TOURNAMENT, seed=0, games_per_pairing=per_pairing, limits=LIMITS
     )

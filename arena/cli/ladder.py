@@ -69,6 +69,8 @@ user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
 tournament_app = typer.Typer(no_args_is_help=True, help="One-off round-robin tournaments.")
 app.add_typer(bots_app, name="bots")
 app.add_typer(user_app, name="user")
+secret_app = typer.Typer(no_args_is_help=True, help="The secret every match's deals come from.")
+app.add_typer(secret_app, name="secret")
 app.add_typer(tournament_app, name="tournament")
 
 USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
@@ -163,6 +165,15 @@ def user_add(
         token = store.add_user(name, operator=operator)
     out.print(token, markup=False)
     err.print(f"user {name} added: keep the token above, it is not shown again", markup=False)
+
+
+@secret_app.command("rotate")
+def secret_rotate() -> None:
+    """Replace the deal secret: matches scheduled from now on draw their seeds from a new
+    one (those already scheduled keep theirs). For a secret that may have leaked."""
+    with opened_store() as store:
+        generation = store.rotate_deal_secret()
+    out.print(f"deal secret rotated: generation {generation}", markup=False)
 
 
 @app.command("submit")

@@ -64,6 +64,12 @@ def server_command(
         int, typer.Option(help="A comparison's pairs queued ahead, at most.")
     ] = D.max_batch,
     max_pairs: Annotated[int, typer.Option(help="A comparison's pairs, at most.")] = D.max_pairs,
+    tokens_per_hour: Annotated[
+        int, typer.Option(help="Tokens a user may create per hour.")
+    ] = D.tokens_per_hour,
+    failed_auths_per_hour: Annotated[
+        int, typer.Option(help="Wrong tokens per address per hour; then its calls are refused.")
+    ] = D.failed_auths_per_hour,
 ) -> None:
     """Serve the ladder's commands over gRPC, until SIGINT or SIGTERM.
 
@@ -73,9 +79,12 @@ def server_command(
     try:
         setup_logging()
         limits = ServiceLimits(
-            max_calls, max_calls_per_user, max_uploads, max_uploads_per_user,
-            upload_idle_s, upload_total_s, submits_per_hour, compares_per_hour,
-            max_batch, max_pairs,
+            max_calls=max_calls, max_calls_per_user=max_calls_per_user,
+            max_uploads=max_uploads, max_uploads_per_user=max_uploads_per_user,
+            upload_idle_s=upload_idle_s, upload_total_s=upload_total_s,
+            submits_per_hour=submits_per_hour, compares_per_hour=compares_per_hour,
+            max_batch=max_batch, max_pairs=max_pairs, tokens_per_hour=tokens_per_hour,
+            failed_auths_per_hour=failed_auths_per_hour,
         )  # fmt: skip
     except ValueError as e:
         fail(str(e))

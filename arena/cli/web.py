@@ -17,6 +17,9 @@ ListenOption = Annotated[str, typer.Option(help="HOST:PORT to listen on (port 0:
 @app.command("web")
 def web_command(
     listen: ListenOption = "127.0.0.1:8000",
+    failed_sign_ins_per_hour: Annotated[
+        int, typer.Option(help="Wrong tokens per address per hour; then its sign-ins are refused.")
+    ] = 30,
 ) -> None:
     """Serve the ladder, the bots, the matches and a replay viewer over HTTP, read-only, on
     the store named by ARENA_DATABASE_URL (default: SQLite in $ARENA_HOME). Runs until
@@ -33,6 +36,8 @@ def web_command(
         setup_logging()
     except ValueError as e:
         fail(str(e))
+    if failed_sign_ins_per_hour < 1:
+        fail("--failed-sign-ins-per-hour must be > 0")
     # The address first: one refused is one error line, and opens (or migrates) nothing.
     sock = _listening(listen)
     try:
@@ -42,7 +47,7 @@ def web_command(
         fail(str(e))
     try:
         out.print(f"serving the arena at {url_of(sock)}", markup=False)
-        serve(create_app(ladder), sock)
+        serve(create_app(ladder, failed_sign_ins_per_hour=failed_sign_ins_per_hour), sock)
     finally:
         ladder.close()
 

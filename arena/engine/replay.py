@@ -8,7 +8,6 @@ verifies and types it. Reading and writing files is the caller's.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from .replay_format import (
     FORFEIT_REASONS,
     FORMAT,
     VERSION,
+    VERSIONS,
     BidRecord,
     Dealing,
     Forfeit,
@@ -31,11 +31,12 @@ from .replay_format import (
     TrickRecord,
 )
 from .rules import SEATS, Rules, RulesError, team_of
-from .state import DealRecord, GameState, IllegalActionError, Trick, seeded_deals
+from .seeds import DealSource, first_dealer, seeded_deals, version1_dealing
+from .state import DealRecord, GameState, IllegalActionError, Trick
 
 __all__ = [
-    "FORFEIT_REASONS", "FORMAT", "VERSION", "Forfeit", "ForfeitReason", "Replay", "ReplayError",
-    "ThinkTime", "build_replay", "read_replay", "verify_replay",
+    "FORFEIT_REASONS", "FORMAT", "VERSION", "VERSIONS", "Forfeit", "ForfeitReason", "Replay",
+    "ReplayError", "ThinkTime", "build_replay", "read_replay", "verify_replay",
 ]  # fmt: skip
 
 # ---------------------------------------------------------------------- writing
@@ -136,8 +137,10 @@ class _Verifier:
             raise ReplayError("a replay is a JSON object")
         if replay.get("format") != FORMAT:
             raise ReplayError(f"'format' is {replay.get('format')!r}, expected {FORMAT!r}")
-        if replay.get("version") != VERSION:
-            raise ReplayError(f"not version {VERSION}: 'version' is {replay.get('version')!r}")
+        self.version = replay.get("version")
+        if self.version not in VERSIONS or isinstance(self.version, bool):
+            wanted = " or ".join(map(str, VERSIONS))
+            raise ReplayError(f"not version {wanted}: 'version' is {self.version!r}")
         try:
             self.rules = Rules.from_dict(_field(replay, "rules", dict, "the replay"))
         except (RulesError, TypeError) as e:
@@ -157,12 +160,14 @@ class _Verifier:
             raise ReplayError(f"'first_dealer' must be 0..3, got {self.first_dealer}")
         self.records = _field(replay, "deals", list, "the replay")
         self.result = _field(replay, "result", dict, "the replay")
-        self.seeded = None
+        self.seeded: DealSource | None = None
         if self.seed is not None:
-            rng = random.Random(self.seed)
-            if rng.randrange(SEATS) != self.first_dealer:
+            if self.version == 1:
+                dealer, self.seeded = version1_dealing(self.seed)
+            else:
+                dealer, self.seeded = first_dealer(self.seed), seeded_deals(self.seed)
+            if dealer != self.first_dealer:
                 raise ReplayError(f"'first_dealer' {self.first_dealer} is not the seed's")
-            self.seeded = seeded_deals(rng)
         self.dealing = 0  # 1-based index of the dealing being checked
 
     def _deal_source(self, dealer: int, hand_size: int) -> tuple[list[list[int]], list[int]]:

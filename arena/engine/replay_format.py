@@ -1,4 +1,4 @@
-"""The replay format, version 1, as types: ``Replay`` and its parts (docs/replay.md).
+"""The replay format, version 2 (and 1, read), as types: ``Replay`` and its parts (docs/replay.md).
 
 Each part reads itself from the JSON-ready dict (``from_dict``) and writes itself back
 (``to_dict``) exactly: the same keys in the same order, optional keys only where they were,
@@ -17,7 +17,8 @@ from .rules import Rules, RulesError, team_of
 from .situation import FaultPlace
 
 FORMAT = "backalley-replay"
-VERSION = 1
+VERSION = 2  # what is written; 2 deals each dealing from a seed of its own (engine/seeds.py)
+VERSIONS = (1, 2)  # what is read: version 1's seed dealt the whole game from one generator
 
 T = TypeVar("T")
 JSON = dict[str, Any]
@@ -317,12 +318,13 @@ class Replay:
     first_dealer: int
     deals: tuple[Dealing, ...]
     result: GameResult
+    version: int = VERSION  # how ``seed`` deals: see VERSIONS
 
     @classmethod
     def from_dict(cls, data: Any) -> Replay:
         def read(d: JSON) -> Replay:
-            if d["format"] != FORMAT or d["version"] != VERSION:
-                raise ValueError(f"not a {FORMAT} version {VERSION}")
+            if d["format"] != FORMAT or d["version"] not in VERSIONS:
+                raise ValueError(f"not a {FORMAT} of version {' or '.join(map(str, VERSIONS))}")
             return cls(
                 seed=d["seed"],
                 rules=Rules.from_dict(d["rules"]),
@@ -330,6 +332,7 @@ class Replay:
                 first_dealer=int(d["first_dealer"]),
                 deals=tuple(Dealing.from_dict(r) for r in d["deals"]),
                 result=GameResult.from_dict(d["result"]),
+                version=d["version"],
             )
 
         return _parsed("the replay", data, read)
@@ -337,7 +340,7 @@ class Replay:
     def to_dict(self) -> JSON:
         return {
             "format": FORMAT,
-            "version": VERSION,
+            "version": self.version,
             "seed": self.seed,
             "rules": self.rules.to_dict(),
             "players": [p.to_dict() for p in self.players],

@@ -8,8 +8,6 @@ nothing but player actions. Everything that happened is kept in ``deals`` (one
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -17,10 +15,7 @@ from .bids import BOARD, NUM_ACTIONS, PASS, action_name, bid_number, legal_bid_m
 from .cards import BB, DECK_SIZE, LB, SUIT_MASKS, card_name, cards_of, mask_of, trump_mask
 from .rules import HAND_SIZES, NUM_DEALS, SEATS, Rules
 from .scoring import score_team
-
-# (dealer, hand_size) -> (four hands by seat, stock top card first)
-DealSource = Callable[[int, int], tuple[Sequence[Sequence[int]], Sequence[int]]]
-
+from .seeds import DealSource, first_dealer, seeded_deals
 
 # Strength of a trump in a trick: above any card of the led suit (0..12); BB > LB > A.
 _TRUMP_STRENGTH = [100 + c % 13 for c in range(52)] + [114, 113]
@@ -88,26 +83,6 @@ class DealRecord:
         return self.stock[0]
 
 
-def seeded_deals(rng: random.Random) -> DealSource:
-    """Shuffle the 54 cards and deal them one at a time clockwise from the dealer's left.
-
-    The shuffle sorts the cards by a random float each: as uniform as ``rng.shuffle`` (ties
-    have odds of about 2**-42 per deal) and several times faster, since ``rng.random`` is one
-    C call where ``shuffle`` runs a Python loop.
-    """
-    random_float = rng.random
-
-    def deal(dealer: int, hand_size: int) -> tuple[list[list[int]], list[int]]:
-        keys = [random_float() for _ in range(DECK_SIZE)]
-        deck = sorted(range(DECK_SIZE), key=keys.__getitem__)
-        hands: list[list[int]] = [[], [], [], []]
-        for i in range(hand_size * SEATS):
-            hands[(dealer + 1 + i) % SEATS].append(deck[i])
-        return hands, deck[hand_size * SEATS :]
-
-    return deal
-
-
 class GameState:
     """A full 25-deal game. Seats 0..3 clockwise; teams {0, 2} and {1, 3}."""
 
@@ -164,13 +139,12 @@ class GameState:
 
     @classmethod
     def new(cls, seed: int, rules: Rules | None = None, *, record_legal: bool = False) -> GameState:
-        """A game whose first dealer and every shuffle come from ``seed`` (an int >= 0)."""
-        # random.Random(-n) is random.Random(n): allowing negatives would make two seeds one game.
+        """A game whose first dealer and every shuffle come from ``seed`` (an int >= 0), one
+        way each (``seeds``)."""
+        # Negative seeds are refused: each game has one seed, written as an int >= 0.
         if not isinstance(seed, int) or seed < 0:
             raise ValueError(f"a seed is an int >= 0, got {seed!r}")
-        rng = random.Random(seed)
-        first_dealer = rng.randrange(SEATS)
-        return cls(rules or Rules(), first_dealer, seeded_deals(rng), seed=seed,
+        return cls(rules or Rules(), first_dealer(seed), seeded_deals(seed), seed=seed,
                    record_legal=record_legal)  # fmt: skip
 
     # ------------------------------------------------------------------ queries

@@ -16,6 +16,7 @@ from typing import Any
 from arena.competition.pairs import first_game_seat
 from arena.competition.statistics import Statistics
 from arena.engine.replay import Replay
+from arena.inert import inert_tree
 from arena.read_model import MatchRow, Standing, VersionRow
 from arena.store import Match, MatchStatus
 from arena.store.tallies import opponent_versions
@@ -57,7 +58,7 @@ class ForfeitPlace:
 class MatchDetail:
     row: MatchRow
     tournament: str
-    seed: int
+    seed: int | None  # None until played: a match's seed deals its cards
     games: list[GameSummary]  # empty until played
     forfeit: ForfeitPlace | None
 
@@ -130,10 +131,8 @@ class StandingsCache:
             kept = self.encoded.get((tournament, retired))
         if kept is not None and kept[0] == rows:
             return kept[1]
-        rows_json = [row.as_json() for row in rows]  # as FastAPI encodes: strict, compact
-        encoded = json.dumps(
-            rows_json, ensure_ascii=False, allow_nan=False, separators=(",", ":")
-        ).encode()
+        rows_json = inert_tree([row.as_json() for row in rows])  # names inert, as pages
+        encoded = json.dumps(rows_json, allow_nan=False, separators=(",", ":")).encode()
         with self.lock:
             self.encoded[(tournament, retired)] = (rows, encoded)
         return encoded
@@ -175,7 +174,8 @@ def match_detail(ladder: LocalLadder, match_id: int) -> MatchDetail:
         for n, replay in enumerate(replays, start=1):
             games.append(_summary(n, replay))
         forfeit = _forfeit(m, replays, labels)
-    return MatchDetail(match_row(ladder.labels, m), tournament, m.seed, games, forfeit)
+    seed = m.seed if m.status == MatchStatus.DONE else None
+    return MatchDetail(match_row(ladder.labels, m), tournament, seed, games, forfeit)
 
 
 def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:

@@ -25,6 +25,7 @@ from arena.store import (
     VersionStatus,
 )
 
+from .seed_keys import seed_key
 from .stored_files import code_key
 
 LADDER = "ladder"  # the open-ended tournament every active version joins
@@ -103,7 +104,7 @@ def join_ladder(store: Store, version: BotVersion) -> int:
         version.id,
         tournament.format,  # type: ignore[arg-type]
         tournament.games_per_pairing,
-        tournament.seed,
+        seed_key(store, tournament),
         start,
     )
     specs = [MatchSpec(m.seed, m.teams) for m in matches]  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from arena.store import (
     TournamentFormat,
 )
 
+from .seed_keys import seed_key
 from .submit import LADDER
 
 
@@ -50,7 +51,7 @@ def create_tournament(
     if missing:
         raise NotFound(f"no active version of {', '.join(missing)}")
     entries: list[int | str] = [v for b in bots if (v := active[b]) is not None]
-    schedule = round_robin(entries, format, games_per_pairing, seed)
+    round_robin(entries, format, games_per_pairing)  # a bad schedule stores nothing
     tournament = store.create_tournament(
         name,
         seed=seed,
@@ -60,6 +61,7 @@ def create_tournament(
         limits={} if pace_ms is None else {"pace_ms": pace_ms},  # none: the ladder's pace
     )
     assert tournament.id is not None
+    schedule = round_robin(entries, format, games_per_pairing, seed_key(store, tournament))
     specs = [MatchSpec(m.seed, _version_ids(m.teams)) for m in schedule]
     store.enqueue(tournament.id, specs)
     return tournament, len(schedule)

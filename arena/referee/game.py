@@ -14,6 +14,7 @@ from typing import Protocol
 from arena.engine import DealRecord, GameState, Observation, Rules, observe
 from arena.engine.events import DealEnded, Event, GameEnded, TrickEnded
 from arena.engine.replay import Forfeit
+from arena.engine.seeds import bot_seed
 from arena.engine.situation import fault_place, startup_place
 
 from .faults import BotFault
@@ -107,11 +108,6 @@ def _greet(players: Sequence[Player], seed: int, rules: Rules) -> Forfeit | None
             place = startup_place(fault.seat, fault.bot)
             return Forfeit(fault.seat, fault.reason, fault.detail, place)
     return None
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """What seeds a bot's ``self.rng``: its game and seat, folded into the protocol's 64 bits."""
-    return (seed * 4 + seat) % (1 << 64)
 
 
 def _tell(players: Sequence[Player], event: Event) -> None:

@@ -29,7 +29,8 @@ class RunningBot(Protocol):
 
     @property
     def started_at(self) -> float:
-        """``time.monotonic()`` when it was started: its start-up time counts from here."""
+        """``time.monotonic()`` when it was started, moved on by any time it has waited
+        frozen since (``turns``): its start-up time counts from here."""
         ...
 
     def died(self) -> str | None:
@@ -43,6 +44,11 @@ class RunningBot(Protocol):
         ...
 
     def thaw(self) -> None: ...
+
+    def wait_frozen(self) -> None:
+        """Return once the last ``freeze`` has taken hold (every one of its threads stopped;
+        a freeze is asynchronous), or after a short bound; at once where nothing freezes."""
+        ...
 
     def stop(self) -> None:
         """Kill it and everything it started, and release what it held. Idempotent."""

@@ -47,16 +47,16 @@ from .base import SOCKET_NAME, describe_exit
 from .bot_socket import open_socket
 from .docker_engine import docker_client
 from .errors import SandboxError
-from .freezer import Freezer, container_freezer
+from .freezer import container_freezer
 from .leftovers import Containers, Sweeper, mark_owner, owner_gone, sweep_scratch
 from .output import Frames, OutputCapture
 from .procview import MASKED_PATHS, proc_view_binds
+from .turns import Turns
 
 BOT_UID = 65534  # nobody: owns nothing on the host or in the image
 BOT_USER = f"{BOT_UID}:{BOT_UID}"
 RUN_DIR = "/run/arena"  # its socket's directory inside the container: a tmpfs of its own
 RUN_DIR_BOUND = f"size=1m,nr_inodes=64,uid={BOT_UID},gid={BOT_UID},mode=0700"
-UP_POLL_S = 0.02  # how often to look whether a bot started has made its socket yet
 DIED_POLL_S = 0.25  # how often to ask the engine whether a bot yet to make its socket died
 SESSION_LABEL = "arena.sandbox.session"
 OWNER_LABEL = "arena.sandbox.owner"  # host:pid of the platform process that started it
@@ -74,17 +74,13 @@ class DockerBot:
     memory_mb: int
     sandbox: DockerSandbox
     shared: Path | None = None  # its directory under $ARENA_SANDBOX_DIR, if there is one
-    started_at: float = field(default_factory=time.monotonic)
+    # Its freezer from its start (``turns``): frozen once up or past its start-up allowance
+    # until the referee's first call (Hello), so that a bot started ahead of its game takes
+    # no more CPU from the game in play, nor from its table's other bots, than the allowance.
+    turns: Turns = field(default_factory=lambda: Turns(None, time.monotonic()))
     _ended: str | None = None
     _stopped: bool = False
-    _freezer: Freezer | None = None
-    _freezer_found: bool = False
     _died_checked: float = 0.0
-    # Until the referee's first call (Hello) the bot waits: once its socket is made it is
-    # frozen (``freeze_when_up``), so a bot started ahead of its game takes no CPU from the
-    # game in play. The lock keeps that freeze from landing after the referee's first thaw.
-    _called: bool = False
-    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def open_socket(self, deadline: float) -> int:
         return open_socket(self.run_dir / SOCKET_NAME, BOT_UID, deadline, self._died_now_and_then)
@@ -120,47 +116,30 @@ class DockerBot:
         # A process killed by signal N ends with 128 + N in a container.
         return describe_exit(128 - code if code > 128 else code)
 
+    @property
+    def started_at(self) -> float:
+        return self.turns.started_at
+
     def freeze(self) -> None:
         """Stop all its processes until ``thaw`` (a no-op where there is no freezer)."""
-        with self._lock:
-            self._called = True
-            self._freeze()
+        self.turns.freeze()
 
     def thaw(self) -> None:
-        with self._lock:
-            self._called = True
-            if self._freezer is not None:
-                self._freezer.thaw()
+        self.turns.thaw()
 
-    def _freeze(self) -> None:
-        if not self._freezer_found:  # once, when it is up: its first process names its cgroup
-            self._freezer_found = True
-            with contextlib.suppress(*_ENGINE_ERRORS):
-                pid = self.sandbox.client.api.inspect_container(self.container)["State"]["Pid"]
-                self._freezer = container_freezer(pid, self.container) if pid else None
-        if self._freezer is not None:
-            self._freezer.freeze()
+    def wait_frozen(self) -> None:
+        self.turns.wait_frozen()
 
-    def freeze_when_up(self, startup_s: float) -> None:
-        """Freeze the bot once its socket is made, unless the referee has called it by then
-        (run in a thread of its own). Looking for the name only (``lstat``): it is checked,
-        never followed, when the referee opens it."""
-        until = self.started_at + startup_s
-        while not self._stopped and time.monotonic() < until:
-            if os.path.lexists(self.run_dir / SOCKET_NAME):
-                with self._lock:
-                    if not self._called and not self._stopped:
-                        self._freeze()
-                return
-            time.sleep(UP_POLL_S)
+    def up(self) -> bool:
+        """Whether it has made its socket. Looking for the name only (``lstat``): it is
+        checked, never followed, when the referee opens it."""
+        return os.path.lexists(self.run_dir / SOCKET_NAME)
 
     def stop(self) -> None:
         if self._stopped:
             return
-        with self._lock:
-            self._stopped = True
-            if self._freezer is not None:  # a frozen process would not die of the kill
-                self._freezer.thaw()
+        self._stopped = True
+        self.turns.stop()  # a frozen process would not die of the kill
         with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
             self.sandbox.client.api.kill(self.container)
         # Its output goes with the rest: the referee keeps logs before it stops bots.
@@ -287,16 +266,23 @@ class DockerSandbox:
         capture = OutputCapture(Frames(attached.recv).read, limits.output_bytes, name)
         try:
             api.start(container)
-            run_dir = _run_dir_source(api.inspect_container(container))
+            started_at = time.monotonic()
+            inspected = api.inspect_container(container)
+            run_dir = _run_dir_source(inspected)
         except _ENGINE_ERRORS as e:
             self.remove_later(container, shared, attached)
             raise SandboxError(f"the Docker engine could not start a bot container: {e}") from None
         except SandboxError:
             self.remove_later(container, shared, attached)
             raise
-        bot = DockerBot(container, run_dir, capture, attached, limits.memory_mb, self, shared)
+        # Its first process names its cgroup: the freezer, and the count of its CPU time.
+        pid = inspected["State"]["Pid"]
+        turns = Turns(container_freezer(pid, container) if pid else None, started_at)
+        bot = DockerBot(
+            container, run_dir, capture, attached, limits.memory_mb, self, shared, turns
+        )
         watch = threading.Thread(
-            target=bot.freeze_when_up, args=(limits.startup_ms / 1000,), daemon=True,
+            target=turns.hold, args=(bot.up, limits.startup_cpu_ms), daemon=True,
             name=f"arena-up-{name}",
         )  # fmt: skip
         watch.start()

@@ -14,14 +14,28 @@ sees neither the host's pids nor its cgroup tree there. compose.yaml binds the h
 id, at the engine's default place for it: ``docker/ID`` (the cgroupfs driver) or
 ``system.slice/docker-ID.scope`` (systemd's). Neither found, there is no freezer and freezing
 does nothing.
+
+A freeze takes hold asynchronously: each of the cgroup's threads stops on its own way back
+to user space, so a thread waiting for a CPU stops only once it gets one. ``wait_frozen``
+waits until every one has (cgroup v2's ``cgroup.events`` says ``frozen 1``, and wakes a
+``poll`` when it changes; v1's ``freezer.state`` reads ``FROZEN``, looked at again and
+again), so that the referee asks the next bot only once the last one is still.
+
+The same cgroup counts the CPU time of its processes (``cpu_ms``: v1's ``cpuacct.usage``,
+v2's ``cpu.stat``), what a bot's start-up allowance is measured with.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from .leftovers import alive
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 HOST_CGROUP_ROOT = Path("/host/sys/fs/cgroup")  # the host's, in compose.yaml's worker
@@ -29,11 +43,14 @@ HOST_CGROUP_ROOT = Path("/host/sys/fs/cgroup")  # the host's, in compose.yaml's 
 
 @dataclass(frozen=True)
 class Freezer:
-    """One cgroup's freezer file and what to write to it to freeze and to thaw."""
+    """One cgroup's freezer file, what to write to it to freeze and to thaw, where to read
+    whether a freeze has taken hold, and the file that counts its CPU time."""
 
     path: Path
     frozen: bytes
     thawed: bytes
+    state: Path  # v1: freezer.state; v2: cgroup.events
+    cpu: Path | None = None  # v1: cpuacct.usage (ns); v2: cpu.stat (usage_usec)
 
     def freeze(self) -> None:
         self._write(self.frozen)
@@ -49,6 +66,71 @@ class Freezer:
                 os.write(fd, state)
             finally:
                 os.close(fd)
+
+    def is_frozen(self) -> bool:
+        """Whether every thread of the cgroup is stopped (a cgroup that is gone: yes)."""
+        try:
+            return _frozen_in(self.state.read_bytes())
+        except OSError:
+            return True
+
+    def wait_frozen(self, timeout_s: float) -> bool:
+        """Wait until a freeze asked for has taken hold; False if it has not within
+        ``timeout_s`` (a thread stuck in the kernel, say)."""
+        deadline = time.monotonic() + timeout_s
+        if self.state.name == "cgroup.events":
+            return self._poll_events(deadline)
+        pause = 50e-6  # v1 tells no one: look again, less and less often
+        while not self.is_frozen():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 1e-3)
+        return True
+
+    def _poll_events(self, deadline: float) -> bool:
+        try:
+            fd = os.open(self.state, os.O_RDONLY)
+        except OSError:
+            return True  # gone
+        try:
+            poller = select.poll()
+            poller.register(fd, select.POLLPRI | select.POLLERR)
+            while True:
+                # Reading arms the notification: a change after it wakes the poll.
+                if _frozen_in(os.pread(fd, 4096, 0)):
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                poller.poll(max(1, int(left * 1000)))
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+
+    def cpu_ms(self) -> float | None:
+        """The CPU time its processes have used, in ms; None if it cannot be read."""
+        if self.cpu is None:
+            return None
+        try:
+            text = self.cpu.read_text()
+        except OSError:
+            return None
+        if self.cpu.name == "cpuacct.usage":
+            return int(text) / 1e6
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "usage_usec":
+                return int(value) / 1e3
+        return None
+
+
+def _frozen_in(text: bytes) -> bool:
+    if text.startswith((b"FROZEN", b"FREEZING", b"THAWED")):  # v1's freezer.state
+        return text.startswith(b"FROZEN")
+    return b"frozen 1" in text  # v2's cgroup.events
 
 
 def container_freezer(
@@ -68,19 +150,28 @@ def _by_pid(pid: int, container_id: str, root: Path) -> Freezer | None:
         lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
     except OSError:
         return None
+    return cgroup_freezer(lines, root, lambda path: container_id in path)
+
+
+def cgroup_freezer(
+    lines: list[str], root: Path = CGROUP_ROOT, mine: Callable[[str], bool] = lambda _: True
+) -> Freezer | None:
+    """The freezer of the cgroup that the lines of a ``/proc/PID/cgroup`` name (those whose
+    path is ``mine``), with its CPU time's file, or None if this process may not write it."""
+    dirs: dict[str, Path] = {}
     for line in lines:
         _, controllers, path = line.split(":", 2)
-        if container_id not in path:  # not it (another pid namespace's process of that pid)
+        if not mine(path):  # not it (another pid namespace's process of that pid)
             continue
-        if "freezer" in controllers.split(","):  # cgroup v1
-            found = _v1(root / "freezer" / path.lstrip("/"))
-        elif controllers == "" and _is_v2(root):  # v2 at the root
-            found = _v2(root / path.lstrip("/"))
-        else:
-            continue
-        if os.access(found.path, os.W_OK):
-            return found
-    return None
+        for controller in controllers.split(","):  # "" for v2's line
+            dirs[controller] = root / controllers / path.lstrip("/")
+    found = None
+    if "freezer" in dirs:  # cgroup v1
+        cpu = dirs.get("cpuacct")
+        found = v1_freezer(dirs["freezer"], cpu / "cpuacct.usage" if cpu else None)
+    elif "" in dirs and _is_v2(root):  # v2 at the root
+        found = v2_freezer(dirs[""])
+    return found if found is not None and os.access(found.path, os.W_OK) else None
 
 
 def _by_id(container_id: str, root: Path) -> Freezer | None:
@@ -89,9 +180,12 @@ def _by_id(container_id: str, root: Path) -> Freezer | None:
         return None  # only an engine's full id names a directory
     places = (f"docker/{container_id}", f"system.slice/docker-{container_id}.scope")
     if _is_v2(root):
-        candidates = [_v2(root / place) for place in places]
+        candidates = [v2_freezer(root / place) for place in places]
     else:
-        candidates = [_v1(root / "freezer" / place) for place in places]
+        candidates = [
+            v1_freezer(root / "freezer" / place, root / "cpuacct" / place / "cpuacct.usage")
+            for place in places
+        ]
     return next((found for found in candidates if os.access(found.path, os.W_OK)), None)
 
 
@@ -99,9 +193,85 @@ def _is_v2(root: Path) -> bool:
     return (root / "cgroup.controllers").exists()
 
 
-def _v1(cgroup: Path) -> Freezer:
-    return Freezer(cgroup / "freezer.state", b"FROZEN", b"THAWED")
+def v1_freezer(cgroup: Path, cpu: Path | None) -> Freezer:
+    """A cgroup v1 freezer directory's freezer, with ``cpuacct.usage`` at ``cpu``."""
+    return Freezer(cgroup / "freezer.state", b"FROZEN", b"THAWED", cgroup / "freezer.state", cpu)
 
 
-def _v2(cgroup: Path) -> Freezer:
-    return Freezer(cgroup / "cgroup.freeze", b"1", b"0")
+def v2_freezer(cgroup: Path) -> Freezer:
+    """A cgroup v2 directory's freezer (``cgroup.freeze``, ``cgroup.events``, ``cpu.stat``)."""
+    events, cpu = cgroup / "cgroup.events", cgroup / "cpu.stat"
+    return Freezer(cgroup / "cgroup.freeze", b"1", b"0", events, cpu)
+
+
+# The process sandbox's bots' cgroups, one per bot (``HOST-PID-N``: the platform process
+# that made it), in this group at the top of each hierarchy used.
+BOTS_GROUP = "arena-bots"
+
+
+@dataclass(frozen=True)
+class BotCgroup:
+    """A cgroup made for one bot of the process sandbox: its freezer and where to join it
+    (one directory under cgroup v2, the freezer's and cpuacct's under v1)."""
+
+    freezer: Freezer
+    dirs: tuple[Path, ...]
+
+    def joined(self, command: list[str]) -> list[str]:
+        """``command``, run by a shell that first moves itself into the cgroup: everything
+        the bot ever runs is in it from its start."""
+        joins = "".join(f'echo $$ >"${i}" && ' for i in range(1, len(self.dirs) + 1))
+        script = f'{joins}shift {len(self.dirs)} && exec "$@"'
+        return ["sh", "-c", script, "sh", *(str(d / "cgroup.procs") for d in self.dirs), *command]
+
+    def remove(self, wait_s: float = 1.0) -> None:
+        """Remove it once its processes are gone (a killed process leaves it a moment later)."""
+        deadline = time.monotonic() + wait_s
+        for cgroup in self.dirs:
+            while True:
+                try:
+                    cgroup.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    if time.monotonic() >= deadline:
+                        break  # left to the next sweep, once this process is gone
+                    time.sleep(0.02)
+
+
+def make_bot_cgroup(name: str, root: Path = CGROUP_ROOT) -> BotCgroup | None:
+    """A new cgroup for a bot, or None where this process cannot make one (not root, no
+    freezer)."""
+    if os.geteuid() != 0:
+        return None
+    if _is_v2(root):
+        dirs: tuple[Path, ...] = (root / BOTS_GROUP / name,)
+        freezer = v2_freezer(dirs[0])
+    elif (root / "freezer").is_dir():
+        cpu = root / "cpuacct" / BOTS_GROUP / name
+        has_cpu = (root / "cpuacct").is_dir()
+        dirs = (root / "freezer" / BOTS_GROUP / name, *((cpu,) if has_cpu else ()))
+        freezer = v1_freezer(dirs[0], cpu / "cpuacct.usage" if has_cpu else None)
+    else:
+        return None
+    made = BotCgroup(freezer, dirs)
+    try:
+        for cgroup in dirs:
+            cgroup.mkdir(parents=True)
+    except OSError:
+        made.remove(wait_s=0)
+        return None
+    return made
+
+
+def sweep_bot_cgroups(host: str, root: Path = CGROUP_ROOT) -> None:
+    """Remove the bot cgroups left by platform processes of ``host`` that are gone (an empty
+    cgroup only: one whose bot still runs stays)."""
+    for top in (root / BOTS_GROUP, root / "freezer" / BOTS_GROUP, root / "cpuacct" / BOTS_GROUP):
+        with contextlib.suppress(OSError):
+            for cgroup in top.iterdir():
+                owner, _, pid = cgroup.name.rpartition("-")[0].rpartition("-")
+                if owner == host and pid.isdigit() and not alive(int(pid)):
+                    with contextlib.suppress(OSError):
+                        cgroup.rmdir()

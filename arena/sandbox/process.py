@@ -20,19 +20,26 @@ Two strengths (docs/operating.md compares them with docker):
 
 Both read the bot's stdout and stderr from a pipe (``output``), and check its socket before
 it is dialled (``bot_socket``).
+
+A root platform also puts each ``process`` bot in a cgroup of its own from its start
+(``freezer.make_bot_cgroup``): it is frozen as a container is (``turns``), its start-up
+allowance counted in that cgroup's CPU time. Elsewhere its bots are never frozen.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -45,8 +52,10 @@ from arena.limits import Limits
 from .base import SOCKET_NAME, describe_exit
 from .bot_socket import POLL_S, SocketFault, open_socket
 from .errors import SandboxError
+from .freezer import BotCgroup, make_bot_cgroup, sweep_bot_cgroups
 from .leftovers import Sweeper, sweep_scratch
 from .output import CHUNK, OutputCapture
+from .turns import Turns
 
 # Each bot gets a uid of its own from this range, unused on a host (above its users and
 # below the subordinate ranges of /etc/subuid): bots share no RLIMIT_NPROC count, no files.
@@ -161,7 +170,21 @@ class BotProcess:
     capture: OutputCapture
     uid: int  # its processes' uid: its socket's owner
     confined: bool = False
-    started_at: float = field(default_factory=time.monotonic)
+    turns: Turns = field(default_factory=lambda: Turns(None, time.monotonic()))
+    cgroup: BotCgroup | None = None  # its own, from its start (a root platform's, confined)
+
+    @property
+    def started_at(self) -> float:
+        return self.turns.started_at
+
+    _root: Path | None = None  # its sandbox's root, once ``up`` has found it
+
+    def up(self) -> bool:
+        """Whether it has made its socket (the name only: checked when it is opened)."""
+        if self._root is None:
+            self._root = _root_of(self.proc.pid, os.stat("/")) if self.confined else Path("/")
+        root = self._root
+        return root is not None and os.path.lexists(root / self.socket_path.relative_to("/"))
 
     def open_socket(self, deadline: float) -> int:
         path = self.socket_path
@@ -187,15 +210,20 @@ class BotProcess:
         # bwrap ends with its child's status: 128 + N for a child killed by signal N.
         return describe_exit(128 - code if self.confined and code > 128 else code)
 
-    # No freezer here: a signal (SIGSTOP) would miss what the bot moved out of its group.
+    # Its cgroup's freezer, if it has one: a signal (SIGSTOP) would miss what the bot moved
+    # out of its process group.
     def freeze(self) -> None:
-        pass
+        self.turns.freeze()
 
     def thaw(self) -> None:
-        pass
+        self.turns.thaw()
+
+    def wait_frozen(self) -> None:
+        self.turns.wait_frozen()
 
     def stop(self) -> None:
         """Kill the bot and everything it started; wait for it."""
+        self.turns.stop()  # a frozen process would not die of the kill
         if self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 if self.confined:
@@ -213,6 +241,8 @@ class BotProcess:
         # otherwise it may outlive it holding the pipe: then the reader, a daemon thread,
         # ends with the platform.
         self.capture.ended(wait_s=1.0)
+        if self.cgroup is not None:
+            self.cgroup.remove()
 
 
 def sandbox_root(bwrap: int, deadline: float, died: Callable[[], str | None]) -> Path | None:
@@ -222,13 +252,21 @@ def sandbox_root(bwrap: int, deadline: float, died: Callable[[], str | None]) ->
     nothing the bot does changes where that link leads."""
     host = os.stat("/")
     while died() is None and time.monotonic() < deadline:
-        for child in _children(bwrap):
-            root = Path(f"/proc/{child}/root")
-            with contextlib.suppress(OSError):
-                here = os.stat(root)
-                if (here.st_dev, here.st_ino) != (host.st_dev, host.st_ino):
-                    return root
+        root = _root_of(bwrap, host)
+        if root is not None:
+            return root
         time.sleep(POLL_S)
+    return None
+
+
+def _root_of(bwrap: int, host: os.stat_result) -> Path | None:
+    """The root of bwrap's sandbox if its child has left ``host`` (the host's root) yet."""
+    for child in _children(bwrap):
+        root = Path(f"/proc/{child}/root")
+        with contextlib.suppress(OSError):
+            here = os.stat(root)
+            if (here.st_dev, here.st_ino) != (host.st_dev, host.st_ino):
+                return root
     return None
 
 
@@ -273,19 +311,30 @@ class ProcessSandbox:
             self._reach = interpreter_dirs(self.python or sys.executable)
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
-        self._sweeper = Sweeper(sweep_scratch)  # what killed platform processes left here
         self._started: weakref.WeakSet[BotProcess] = weakref.WeakSet()
+        self._host = socket.gethostname()  # before the sweeper's first sweep, which reads it
+        self._count = itertools.count(1)
+        self._sweeper = Sweeper(self._sweep)  # what killed platform processes left here
+
+    def _sweep(self) -> None:
+        sweep_scratch()
+        if self.confined:
+            sweep_bot_cgroups(self._host)
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> BotProcess:
         workdir.mkdir(parents=True, exist_ok=True)
         python = self.python or sys.executable
         uid = os.geteuid()
+        cgroup = None
         if self.confined:
             uid = bot_uid()
             command = self._confined(bot_dir, workdir, uid, limits)
             cwd, socket_path = None, Path(RUN_DIR) / SOCKET_NAME
             env = _bot_env(f"{RUN_DIR}/{SOCKET_NAME}", "/tmp", "/usr/bin:/bin")
             command = [*command, python, "bot.py"]
+            cgroup = make_bot_cgroup(f"{self._host}-{os.getpid()}-{next(self._count)}")
+            if cgroup is not None:
+                command = cgroup.joined(command)
         else:
             cwd, socket_path = bot_dir, workdir / SOCKET_NAME
             env = _bot_env(str(socket_path), str(workdir), os.environ.get("PATH", "/usr/bin:/bin"))
@@ -307,13 +356,21 @@ class ProcessSandbox:
         try:
             proc = self._spawner.submit(spawn).result()
         except OSError as e:
+            if cgroup is not None:
+                cgroup.remove(wait_s=0)
             raise SandboxError(f"cannot start {command[0]}: {e.strerror}") from None
+        turns = Turns(None if cgroup is None else cgroup.freezer, time.monotonic())
         pipe = proc.stdout
         assert pipe is not None
         fd = pipe.fileno()
         capture = OutputCapture(lambda: os.read(fd, CHUNK), limits.output_bytes, workdir.name)
-        bot = BotProcess(proc, socket_path, capture, uid, self.confined)
+        bot = BotProcess(proc, socket_path, capture, uid, self.confined, turns, cgroup)
         self._started.add(bot)
+        if cgroup is not None:
+            threading.Thread(
+                target=turns.hold, args=(bot.up, limits.startup_cpu_ms), daemon=True,
+                name=f"arena-up-{workdir.name}",
+            ).start()  # fmt: skip
         return bot
 
     def _confined(self, bot_dir: Path, workdir: Path, uid: int, limits: Limits) -> list[str]:

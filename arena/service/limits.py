@@ -9,11 +9,14 @@ same database counts its own callers.
 from __future__ import annotations
 
 import threading
-import time
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
+
+from arena.rate_limit import LimitReached, RateLimit
+
+__all__ = ["Gate", "LimitReached", "RateLimit", "ServiceLimits"]
 
 
 @dataclass(frozen=True)
@@ -28,15 +31,13 @@ class ServiceLimits:
     compares_per_hour: int = 30  # per user
     max_batch: int = 16  # a compare's pairs queued ahead of its verdict
     max_pairs: int = 2000  # a compare's pairs at most
+    tokens_per_hour: int = 10  # token creations per user
+    failed_auths_per_hour: int = 30  # wrong or expired tokens per address; then refused
 
     def __post_init__(self) -> None:
         for f in fields(self):
             if not getattr(self, f.name) > 0:
                 raise ValueError(f"--{f.name.replace('_', '-')} must be > 0")
-
-
-class LimitReached(Exception):
-    """A call refused by one of the limits; the message names it. One line."""
 
 
 class Gate:
@@ -77,28 +78,3 @@ class Gate:
     @property
     def in_progress(self) -> int:
         return self._all
-
-
-class RateLimit:
-    """At most ``per_hour`` events per key in any hour (a sliding window)."""
-
-    def __init__(self, what: str, per_hour: int, limit: str) -> None:
-        self.what = what
-        self.limit = limit
-        self.per_hour = per_hour
-        self._lock = threading.Lock()
-        self._times: dict[str, deque[float]] = defaultdict(deque)
-
-    def take(self, key: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            times = self._times[key]
-            while times and times[0] <= now - 3600:
-                times.popleft()
-            if len(times) >= self.per_hour:
-                wait = int(times[0] + 3600 - now) + 1
-                raise LimitReached(
-                    f"at most {self.per_hour} {self.what} per hour ({self.limit}):"
-                    f" try again in {wait} s"
-                )
-            times.append(now)

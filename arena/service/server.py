@@ -11,7 +11,6 @@ the next start, and nothing in the database.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import logging
 import queue
@@ -39,6 +38,7 @@ from arena.store import (
     NameTaken,
     NotFound,
     StoreError,
+    TooMany,
     Unavailable,
     User,
 )
@@ -58,6 +58,7 @@ T = TypeVar("T")
 # The first matching class decides the status code.
 CODES: list[tuple[type[BaseException], grpc.StatusCode]] = [
     (LimitReached, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (TooMany, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (AuthError, grpc.StatusCode.UNAUTHENTICATED),
     (NotFound, grpc.StatusCode.NOT_FOUND),
     (NameTaken, grpc.StatusCode.PERMISSION_DENIED),
@@ -88,7 +89,7 @@ def _rpc(method: Callable[..., T]) -> Callable[..., T]:
         started = time.perf_counter()
         code = grpc.StatusCode.OK
         try:
-            with self.calls.hold(caller_of(context)):
+            with self.calls.hold(self.caller(context)):
                 return method(self, request, context)
         except Exception as e:
             code, message = _status(e)
@@ -113,7 +114,7 @@ def _stream(
         code = grpc.StatusCode.OK
         items = method(self, request, context)
         try:
-            with self.calls.hold(caller_of(context)):
+            with self.calls.hold(self.caller(context)):
                 for item in items:
                     if not context.is_active():
                         code = grpc.StatusCode.CANCELLED
@@ -172,12 +173,9 @@ def token_of(context: grpc.ServicerContext) -> str:
     return token
 
 
-def caller_of(context: grpc.ServicerContext) -> str:
-    """Whom a call counts against: its token (hashed), else its address without the port."""
-    token = bearer_of(context)
-    if token is not None:
-        return "token:" + hashlib.sha256(token.encode()).hexdigest()[:16]
-    return "peer:" + context.peer().rsplit(":", 1)[0]
+def address_of(context: grpc.ServicerContext) -> str:
+    """The caller's address without the port (``ipv4:1.2.3.4``, ``ipv6:[::1]``)."""
+    return context.peer().rsplit(":", 1)[0]
 
 
 def _parts(
@@ -245,6 +243,29 @@ class ArenaService(rpc.ArenaServicer):
         self.uploads = Gate("uploads", limits.max_uploads, limits.max_uploads_per_user)
         self.submits = RateLimit("submissions", limits.submits_per_hour, "submits_per_hour")
         self.compares = RateLimit("comparisons", limits.compares_per_hour, "compares_per_hour")
+        self.token_creations = RateLimit(
+            "token creations", limits.tokens_per_hour, "tokens_per_hour"
+        )
+        self.failed_auths = RateLimit(
+            "failed authentications from your address",
+            limits.failed_auths_per_hour,
+            "failed_auths_per_hour",
+        )
+
+    def caller(self, context: grpc.ServicerContext) -> str:
+        """Whom a call counts against: the user its token authenticates (however many
+        tokens they hold), else its address. A token that fails counts against the address,
+        which past its limit is refused before any token it sends is looked up."""
+        address = "peer:" + address_of(context)
+        token = bearer_of(context)
+        if token is None:
+            return address
+        self.failed_auths.check(address)
+        try:
+            return "user:" + self.ladder.store.authenticate(token).name
+        except AuthError:  # a call that needs no token goes on; one that does says why
+            self.failed_auths.take(address)
+            return address
 
     def _user(self, context: grpc.ServicerContext) -> tuple[str, User]:
         token = token_of(context)
@@ -386,7 +407,9 @@ class ArenaService(rpc.ArenaServicer):
     def CreateToken(
         self, request: pb.CreateTokenRequest, context: grpc.ServicerContext
     ) -> pb.CreateTokenResponse:
-        made = self.ladder.create_token(token_of(context), request.name, request.expires_at or None)
+        token, user = self._user(context)
+        self.token_creations.take(user.name)
+        made = self.ladder.create_token(token, request.name, request.expires_at or None)
         return pb.CreateTokenResponse(token=made)
 
     @_rpc

@@ -12,7 +12,15 @@ from arena.read_model import (
 )
 
 from .db import database_url, open_store
-from .errors import AuthError, Forbidden, NameTaken, NotFound, StoreError, Unavailable
+from .errors import (
+    AuthError,
+    Forbidden,
+    NameTaken,
+    NotFound,
+    StoreError,
+    TooMany,
+    Unavailable,
+)
 from .models import (
     Blob,
     Bot,
@@ -49,6 +57,7 @@ __all__ = [
     "Store",
     "StoreError",
     "Token",
+    "TooMany",
     "Tournament",
     "TournamentFormat",
     "TournamentKind",

@@ -14,7 +14,7 @@ from .base import StoreBase
 from .blobs import put_blob
 from .errors import NameTaken, NotFound, StoreError
 from .models import Bot, BotVersion, User
-from .names import check_name
+from .names import bot_name_key, check_name
 from .tokens import new_token
 from .validations import queue_validation
 
@@ -67,13 +67,19 @@ class Accounts(StoreBase):
         the same transaction (and, ``validate``, its validation game queued), creating the bot
         on first use. The same content again returns the existing version; another user's bot
         name is refused."""
-        check_name("bot", bot_name)
+        key = bot_name_key(bot_name)
 
         def add(session: Session) -> BotVersion:
             now = time.time()
             bot = session.exec(select(Bot).where(Bot.name == bot_name)).first()
             if bot is None:
-                bot = Bot(name=bot_name, owner_id=_id(user), created_at=now)
+                twin = session.exec(select(Bot).where(Bot.name_key == key)).first()
+                if twin is not None:
+                    whose = "your bot" if twin.owner_id == user.id else "another user's bot"
+                    raise NameTaken(
+                        f"bot name {bot_name!r} looks like {whose} {twin.name!r}: choose another"
+                    )
+                bot = Bot(name=bot_name, name_key=key, owner_id=_id(user), created_at=now)
                 session.add(bot)
                 session.flush()
             elif bot.owner_id != user.id:

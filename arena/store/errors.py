@@ -26,5 +26,9 @@ class NameTaken(StoreError):
     """A user, bot or tournament name that someone else already has."""
 
 
+class TooMany(StoreError):
+    """A user at a cap the store keeps (live tokens)."""
+
+
 class NotFound(StoreError):
     """An unknown id or name."""

@@ -69,6 +69,9 @@ class Bot(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=64, unique=True)
+    # The name's reservation (names.name_key): no look-alike of it may be another bot. NULL
+    # only for a bot that already looked like an older one when keys came (migration 0009).
+    name_key: str | None = Field(default=None, max_length=256, unique=True)
     owner_id: int = Field(foreign_key="users.id", index=True)
     created_at: float
 
@@ -252,3 +255,15 @@ class WorkerState(SQLModel, table=True):
     heartbeat_at: float
     stopped_at: float | None = None  # a clean stop; a killed worker just goes silent
     matches_done: int = 0
+
+
+class DealSecret(SQLModel, table=True):
+    """The deployment's secret that every tournament's match seeds are drawn from (HMAC),
+    made at first use and never shown; the newest generation is the one in use. Rotating it
+    adds a generation: matches already scheduled keep their stored seeds."""
+
+    __tablename__: ClassVar[str] = "deal_secrets"
+
+    generation: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    secret: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: float

@@ -6,6 +6,7 @@ from .accounts import Accounts, Entry
 from .blobs import Blobs
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
+from .secrets import DealSecrets
 from .tallies import Tallies
 from .tokens import Tokens, token_hash
 from .tournaments import Tournaments
@@ -24,7 +25,9 @@ __all__ = [
 ]
 
 
-class Store(Accounts, Tokens, Tournaments, Blobs, Queue, Validations, Ratings, Tallies, Workers):
+class Store(
+    Accounts, Tokens, Tournaments, Blobs, Queue, Validations, Ratings, Tallies, Workers, DealSecrets
+):
     """Users and their tokens, bots, tournaments, stored files, the match queue, the
-    validation queue, ratings, versions' tallies and workers; open it with
+    validation queue, ratings, versions' tallies, workers and the deal secret; open it with
     ``arena.store.open_store``. Each method is one transaction."""

@@ -8,12 +8,17 @@ import hmac
 import secrets
 import time
 
+from sqlalchemy import func, or_
 from sqlmodel import Session, col, select
 
 from .base import StoreBase
-from .errors import AuthError, Forbidden, NameTaken, NotFound, StoreError
+from .errors import AuthError, Forbidden, NameTaken, NotFound, StoreError, TooMany
 from .models import Token, User
 from .names import check_name
+
+# A user's live tokens (neither expired nor revoked) at most: enough for every machine and CI
+# job a person has, few enough that a stolen token cannot mint a crowd of others.
+MAX_LIVE_TOKENS = 20
 
 
 def token_hash(token: str) -> str:
@@ -30,6 +35,20 @@ def new_token(session: Session, user_id: int, name: str, expires_at: float | Non
     now = time.time()
     if expires_at is not None and expires_at <= now:
         raise StoreError("a token's expiry must be in the future")
+    # The user's row locked (PostgreSQL; SQLite's write transaction is already alone), so
+    # two creations at once cannot both pass the count.
+    session.exec(select(User.id).where(User.id == user_id).with_for_update()).first()
+    live = session.exec(
+        select(func.count())
+        .select_from(Token)
+        .where(Token.user_id == user_id)
+        .where(or_(col(Token.expires_at).is_(None), col(Token.expires_at) > now))
+    ).one()
+    if live >= MAX_LIVE_TOKENS:
+        raise TooMany(
+            f"you have {live} live tokens, the most a user may have ({MAX_LIVE_TOKENS}):"
+            " revoke one first (arena token list, arena token revoke NAME)"
+        )
     session.add(
         Token(
             user_id=user_id,

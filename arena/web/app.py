@@ -11,23 +11,27 @@ parameter; never a traceback.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import parse_qs, quote, urlsplit
 
 from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
-from arena.inert import inert_bytes
+from arena.inert import inert, inert_bytes, inert_tree
 from arena.league.api import LocalLadder, NoResult
 from arena.league.browse import StandingsCache, bot_profile, match_detail, match_page
 from arena.league.standings import detail_keys
 from arena.league.submit import LADDER
+from arena.rate_limit import LimitReached, RateLimit
 from arena.store import AuthError, Forbidden, NotFound, StoreError, User
 
 from .charts import interval_axis, rating_chart
@@ -42,25 +46,71 @@ CSP = (
 
 
 def page_templates() -> Jinja2Templates:
-    return Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+    templates = Jinja2Templates(directory=HERE / "templates")  # autoescapes .html
+    # Every value a page shows is inert: no bot's or user's text puts an escape, a bell or
+    # a bidi override on a page (markup is escaped after; what is already markup is ours).
+    templates.env.finalize = _shown
+    return templates
+
+
+def _shown(value: Any) -> Any:
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return inert(value, keep_lines=True)
+    return value
+
+
+class InertJSON(JSONResponse):
+    """JSON whose every string is inert (``inert_tree``), in ASCII."""
+
+    def render(self, content: Any) -> bytes:
+        return _json(inert_tree(content))
+
+
+def _json(content: Any) -> bytes:
+    return json.dumps(content, allow_nan=False, separators=(",", ":")).encode()
 
 
 JSON = "application/json"
 RECENT = 20  # the bot page's most recent played matches
-PageQuery = Annotated[int, Query(alias="page", ge=1, description="From 1.")]
+# Ids, numbers, seats, games and pages: a value past any the store holds (PostgreSQL's
+# integer) is refused with 400, not handed to the database to overflow there.
+MAX_INT = 2**31 - 1
+PageQuery = Annotated[int, Query(alias="page", ge=1, le=MAX_INT, description="From 1.")]
+Int = Annotated[int, PathParameter(ge=0, le=MAX_INT)]
 
 
 def create_app(
-    ladder: LocalLadder, poll_seconds: float = 5, secret: bytes | None = None
+    ladder: LocalLadder,
+    poll_seconds: float = 5,
+    secret: bytes | None = None,
+    failed_sign_ins_per_hour: int = 30,
 ) -> FastAPI:
-    """The app; sessions are signed with ``secret`` (default: ``secret_from_env()``)."""
+    """The app; sessions are signed with ``secret`` (default: ``secret_from_env()``). An
+    address that fails to sign in ``failed_sign_ins_per_hour`` times is refused for the hour."""
     standings = StandingsCache(ladder)
+    failed_sign_ins = RateLimit(
+        "failed sign-ins from your address", failed_sign_ins_per_hour, "failed_sign_ins_per_hour"
+    )
     sessions = Sessions(secret if secret is not None else secret_from_env())
-    app = FastAPI(title="Back Alley Arena", docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(
+        title="Back Alley Arena",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        default_response_class=InertJSON,
+    )
     templates = page_templates()
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
 
-    add_security_headers(app)
+    @app.middleware("http")
+    async def no_nul(request: Request, call_next: Any) -> Response:
+        # No database stores a NUL in text (PostgreSQL refuses it): no name or value has one.
+        if "\x00" in request.url.path or any("\x00" in v for v in request.query_params.values()):
+            return failure(request, 400, "bad request: a NUL character in the address")
+        response: Response = await call_next(request)
+        return response
+
+    add_security_headers(app)  # added last: around every response, this one's too
 
     def signed_in(request: Request) -> User | None:
         """The session's user, while its token is neither revoked nor expired."""
@@ -83,7 +133,7 @@ def create_app(
 
     def failure(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": message}, status_code=status)
+            return InertJSON({"error": message}, status_code=status)
         try:
             user = signed_in(request)
         except StoreError:
@@ -102,6 +152,10 @@ def create_app(
     @app.exception_handler(Forbidden)
     async def forbidden(request: Request, e: Forbidden) -> Response:
         return failure(request, 403, str(e))
+
+    @app.exception_handler(LimitReached)
+    async def limit_reached(request: Request, e: LimitReached) -> Response:
+        return failure(request, 429, str(e))
 
     @app.exception_handler(ValueError)
     async def bad_value(request: Request, e: ValueError) -> Response:
@@ -153,12 +207,12 @@ def create_app(
 
     # A version's validation game: before /bots/{name:path}, which would take these paths.
     @app.get("/bots/{name}/versions/{number}/validation", response_class=HTMLResponse)
-    def validation_page(request: Request, name: str, number: int) -> Response:
+    def validation_page(request: Request, name: str, number: Int) -> Response:
         replay = ladder.validation_replay(name, number).to_dict()
         return page(
             request,
             "replay.html",
-            replay=replay,
+            replay=inert_tree(replay),
             title=f"{name} v{number} · validation game",
             back=f"/bots/{quote(name)}",
             back_label=f"the bot {name}",
@@ -167,7 +221,7 @@ def create_app(
         )
 
     @app.get("/bots/{name}/versions/{number}/validation/logs/{seat}", response_class=HTMLResponse)
-    def validation_log_page(request: Request, name: str, number: int, seat: int) -> Response:
+    def validation_log_page(request: Request, name: str, number: Int, seat: Int) -> Response:
         user = signed_in(request)
         if user is None:
             raise Forbidden("a bot's logs are its owner's: sign in with your token first")
@@ -184,9 +238,11 @@ def create_app(
             user=user,
         )
 
+    # A replay downloads exactly as recorded (docs/replay.md), in ASCII: no raw control
+    # character in what a browser or a terminal shows of it.
     @app.get("/api/bots/{name}/versions/{number}/validation/replay")
-    def api_validation_replay(name: str, number: int) -> dict[str, Any]:
-        return ladder.validation_replay(name, number).to_dict()
+    def api_validation_replay(name: str, number: Int) -> Response:
+        return Response(_json(ladder.validation_replay(name, number).to_dict()), media_type=JSON)
 
     @app.get("/bots/{name:path}", response_class=HTMLResponse)
     def bot_page(request: Request, name: str) -> Response:
@@ -220,7 +276,7 @@ def create_app(
         )
 
     @app.get("/matches/{match_id}", response_class=HTMLResponse)
-    def match_page_(request: Request, match_id: int) -> Response:
+    def match_page_(request: Request, match_id: Int) -> Response:
         detail = match_detail(ladder, match_id)
         user = signed_in(request)
         logs: dict[int, list[tuple[int, str]]] = {1: [], 2: []}
@@ -233,7 +289,7 @@ def create_app(
         return page(request, "match.html", match=detail, logs=logs, user=user)
 
     @app.get("/matches/{match_id}/games/{game}/logs/{seat}", response_class=HTMLResponse)
-    def log_page(request: Request, match_id: int, game: int, seat: int) -> Response:
+    def log_page(request: Request, match_id: Int, game: Int, seat: Int) -> Response:
         user = signed_in(request)
         if user is None:
             raise Forbidden("a bot's logs are its owner's: sign in with your token first")
@@ -260,16 +316,22 @@ def create_app(
 
     @app.post("/signin")
     async def signin(request: Request) -> Response:
+        _same_site(request)
         body = await request.body()
         if len(body) > 4096:
             raise ValueError("the sign-in form is too long")
         form = parse_qs(body.decode("utf-8", errors="replace"))
         token = (form.get("token") or [""])[0].strip()
+        if not token.isprintable():
+            raise ValueError("a token is printable characters, as arena token create prints it")
         if not token:
             raise ValueError("give your token (arena user add and arena token create print one)")
+        address = request.client.host if request.client else ""
+        failed_sign_ins.check(address)
         try:
             ladder.store.authenticate(token)
         except AuthError as e:
+            failed_sign_ins.take(address)
             return failure(request, 403, str(e))
         response = RedirectResponse(_local((form.get("next") or ["/"])[0]), status_code=303)
         response.set_cookie(
@@ -284,18 +346,19 @@ def create_app(
         return response
 
     @app.post("/signout")
-    def signout() -> Response:
+    def signout(request: Request) -> Response:
+        _same_site(request)
         response = RedirectResponse("/", status_code=303)
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
         return response
 
     @app.get("/matches/{match_id}/games/{game}", response_class=HTMLResponse)
-    def replay_page(request: Request, match_id: int, game: int) -> Response:
+    def replay_page(request: Request, match_id: Int, game: Int) -> Response:
         replay = _replay(ladder, match_id, game)
         return page(
             request,
             "replay.html",
-            replay=replay,
+            replay=inert_tree(replay),
             title=f"match {match_id} · game {game}",
             back=f"/matches/{match_id}",
             download=f"/api/matches/{match_id}/games/{game}/replay",
@@ -327,12 +390,12 @@ def create_app(
         return asdict(found)
 
     @app.get("/api/matches/{match_id}")
-    def api_match(match_id: int) -> dict[str, Any]:
+    def api_match(match_id: Int) -> dict[str, Any]:
         return asdict(match_detail(ladder, match_id))
 
     @app.get("/api/matches/{match_id}/games/{game}/replay")
-    def api_replay(match_id: int, game: int) -> dict[str, Any]:
-        return _replay(ladder, match_id, game)
+    def api_replay(match_id: Int, game: Int) -> Response:
+        return Response(_json(_replay(ladder, match_id, game)), media_type=JSON)
 
     return app
 
@@ -347,6 +410,20 @@ def add_security_headers(app: FastAPI) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
         return response
+
+
+def _same_site(request: Request) -> None:
+    """Refuse a form posted from another site (login CSRF: signing the visitor in as the
+    attacker; a forged sign-out). Browsers say where a POST comes from: ``Sec-Fetch-Site``,
+    and ``Origin`` (older ones); a client that sends neither is no browser a page can drive."""
+    site = request.headers.get("sec-fetch-site")
+    origin = request.headers.get("origin")
+    if site is not None:  # decides where sent: it needs no Host a proxy may have rewritten
+        same = site in ("same-origin", "none")
+    else:
+        same = origin is None or urlsplit(origin).netloc == request.headers.get("host")
+    if not same:
+        raise Forbidden("a form from another site cannot sign you in or out")
 
 
 def _local(path: str) -> str:

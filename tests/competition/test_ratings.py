@@ -47,7 +47,7 @@ def simulate(
 
 
 def ladder(n: int, fmt: Format = "pairs", g: int = 1) -> list[Match]:
-    return round_robin(list(range(n)), fmt, g, base_seed=3)
+    return round_robin(list(range(n)), fmt, g, seed_key=b"3")
 
 
 RESULTS = st.lists(

@@ -29,7 +29,7 @@ from arena.engine import (
     score_team,
     team_of,
 )
-from arena.engine.state import seeded_deals
+from arena.engine.seeds import sequential_deals
 
 from .helpers import (
     Script,
@@ -130,7 +130,7 @@ class _IdentityRng:
 
 
 def test_cards_are_dealt_one_at_a_time_clockwise_from_the_dealers_left() -> None:
-    state = GameState(Rules(), 2, seeded_deals(_IdentityRng()))  # type: ignore[arg-type]
+    state = GameState(Rules(), 2, sequential_deals(_IdentityRng()))  # type: ignore[arg-type]
     hands = state.deals[0].hands
     # Seat 3 (the dealer's left) gets cards 0, 4, 8, ...; then seats 0, 1, 2.
     for seat, first in ((3, 0), (0, 1), (1, 2), (2, 3)):

@@ -88,6 +88,28 @@ def test_a_name_taken_by_another_user(seeded: Seeded, tmp_path: Path) -> None:
     assert seeded.refused(arena.run("user", "add", "alice")) == "error: user name 'alice' is taken"
 
 
+def test_a_look_alike_of_a_bot_s_name(seeded: Seeded, tmp_path: Path) -> None:
+    """Issue 24: a name that reads as another bot's (case, a Cyrillic i, full-width letters)
+    is refused, another user's or one's own; the bot itself takes new versions."""
+    arena = seeded.arena
+    code = bot_copy("random", tmp_path / "mine", "bob's")
+    for name in (
+        "Heuristic",
+        "heurist\u0456c",
+        "\uff48\uff45\uff55\uff52\uff49\uff53\uff54\uff49\uff43",
+        "HEURISTIC",
+    ):
+        line = seeded.refused(arena.submit(code, name, seeded.alice))
+        assert line == (
+            f"error: bot name {name!r} looks like another user's bot 'heuristic': choose another"
+        )
+    line = seeded.refused(arena.submit(code, "Random", seeded.alice))
+    assert line == "error: bot name 'Random' looks like your bot 'random': choose another"
+    long = "\ufdfa" * 20  # one character NFKC makes eighteen
+    line = seeded.refused(arena.submit(code, long, seeded.alice))
+    assert line == f"error: bot name {long!r}: too long once normalised (NFKC)"
+
+
 def test_an_oversized_submission(seeded: Seeded, tmp_path: Path) -> None:
     big = bot_copy("random", tmp_path / "big", "big")
     (big / "weights.bin").write_bytes(os.urandom(10 * (1 << 20) + 300_000))
@@ -120,6 +142,30 @@ def test_an_unsafe_archive(seeded: Seeded, tmp_path: Path) -> None:
         line = seeded.refused(seeded.arena.submit(archive, "evil", seeded.alice))
         assert line == f"error: {archive.name}: member '../escape.py' escapes the archive's root"
     assert not [p for p in tmp_path.rglob("escape.py")]
+
+
+@pytest.mark.parametrize(
+    ("member", "problem"),
+    [
+        ("a/" * 1900 + "x.py", "is 1901 levels deep, over the limit of 32"),
+        ("n" * 300 + ".py", "has a name over 255 bytes"),
+        ("evil\x1b]0;owned\x07\n.py", "has a character that is not printable"),
+        ("Bot.py", "is the same as 'bot.py' on a case-insensitive or normalising file system"),
+        ("cafe\u0301.py", "is the same as 'caf\u00e9.py' on a case-insensitive or normalising"),
+    ],
+)
+def test_hostile_member_names(seeded: Seeded, tmp_path: Path, member: str, problem: str) -> None:
+    """Issue 24: one line naming the member (cut, escaped), never a path of this machine."""
+    bot = (seeded.random / "bot.py").read_bytes()
+    archive = tmp_path / "hostile.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("bot.py", bot)
+        zf.writestr("caf\u00e9.py", b"")
+        zf.writestr(member, b"")
+    line = seeded.refused(seeded.arena.submit(archive, "hostile", seeded.alice))
+    assert line.startswith("error: hostile.zip: member '") and problem in line, line
+    assert len(line) < 250 and line.isprintable()
+    assert str(seeded.arena.tmp) not in line and "/tmp" not in line
 
 
 def test_a_bot_that_fails_validation(seeded: Seeded, tmp_path: Path) -> None:

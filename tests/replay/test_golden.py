@@ -24,7 +24,8 @@ from arena.referee.faults import (
 from tests.cli.runner import run_arena
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-FILES = sorted(GOLDEN.glob("*.json"))
+FILES = sorted(GOLDEN.glob("*.json"))  # written by today's arena play (replay version 2)
+V1_FILES = sorted((GOLDEN / "v1").glob("*.json"))  # version 1's: still read and verified
 JOKERS = ("BB", "LB")
 OTHER_JOKER = {"BB": "LB", "LB": "BB"}
 
@@ -170,6 +171,15 @@ def check_draw(data: Replay) -> None:
 
 
 FEATURES: dict[str, Callable[[Replay], None]] = {
+    "plain_seed213_random.json": check_plain,
+    "redeal_seed5_random.json": check_redeal,
+    "joker_swap_seed4_random.json": check_joker_swap,
+    "double_board_seed1_random.json": check_double_board,
+    "no_trump_no_swap_seed0_random.json": check_no_trump_no_swap,
+    "max_redeals0_all_pass_played_seed5_random.json": check_max_redeals0,
+    "draw_seed303_random.json": check_draw,
+}
+V1_FEATURES: dict[str, Callable[[Replay], None]] = {
     "plain_seed653_random.json": check_plain,
     "redeal_seed3_random.json": check_redeal,
     "joker_swap_seed0_random.json": check_joker_swap,
@@ -178,6 +188,7 @@ FEATURES: dict[str, Callable[[Replay], None]] = {
     "max_redeals0_all_pass_played_seed3_random.json": check_max_redeals0,
     "draw_seed863_random.json": check_draw,
 }
+EVERY = [*(("", n, 2) for n in sorted(FEATURES)), *(("v1", n, 1) for n in sorted(V1_FEATURES))]
 
 
 # ---------------------------------------------------------------- tests
@@ -185,14 +196,16 @@ FEATURES: dict[str, Callable[[Replay], None]] = {
 
 def test_every_golden_file_has_a_feature_check() -> None:
     assert sorted(FEATURES) == [f.name for f in FILES]
+    assert sorted(V1_FEATURES) == [f.name for f in V1_FILES]
 
 
 def test_golden_files_pass_verify() -> None:
-    result = run_arena("replay", "verify", *FILES)
+    """Today's and version 1's: a replay written before its seeds dealt one way verifies."""
+    result = run_arena("replay", "verify", *FILES, *V1_FILES)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     expected = []
-    for path in FILES:
+    for path in [*FILES, *V1_FILES]:
         data = load(path)
         totals = data["result"]["totals"]
         expected.append(
@@ -201,15 +214,15 @@ def test_golden_files_pass_verify() -> None:
     assert result.stdout.splitlines() == expected
 
 
-@pytest.mark.parametrize("name", sorted(FEATURES))
-def test_golden_file_has_its_feature(name: str) -> None:
-    data = load(GOLDEN / name)
-    assert data["format"] == "backalley-replay" and data["version"] == 1
+@pytest.mark.parametrize(("folder", "name", "version"), EVERY)
+def test_golden_file_has_its_feature(folder: str, name: str, version: int) -> None:
+    data = load(GOLDEN / folder / name)
+    assert data["format"] == "backalley-replay" and data["version"] == version
     assert data["result"]["forfeit"] is None
     for d in data["deals"]:  # written with --record-legal: one legal list per play
         for trick in d["tricks"]:
             assert len(trick["legal"]) == len(trick["plays"])
-    FEATURES[name](data)
+    (V1_FEATURES if folder else FEATURES)[name](data)
 
 
 @pytest.mark.parametrize("name", sorted(FEATURES))
@@ -231,17 +244,20 @@ def test_golden_file_reproduces_byte_for_byte(name: str, tmp_path: Path) -> None
         pytest.fail("the same command now writes another game:\n" + "\n".join(list(diff)[:40]))
 
 
-@pytest.mark.parametrize("name", sorted(FEATURES))
-def test_golden_file_round_trips_through_the_typed_replay(name: str) -> None:
+@pytest.mark.parametrize(("folder", "name", "version"), EVERY)
+def test_golden_file_round_trips_through_the_typed_replay(
+    folder: str, name: str, version: int
+) -> None:
     """Read as a ``Replay`` and written again as ``arena play`` writes: the same bytes."""
-    text = (GOLDEN / name).read_text(encoding="utf-8")
+    text = (GOLDEN / folder / name).read_text(encoding="utf-8")
     typed = TypedReplay.from_dict(json.loads(text))
     assert json.dumps(typed.to_dict(), indent=1) + "\n" == text
     assert TypedReplay.from_dict(typed.to_dict()) == typed
+    assert typed.version == version
 
 
 def test_a_forfeit_round_trips_with_its_reason_and_place() -> None:
-    data = load(GOLDEN / "plain_seed653_random.json")
+    data = load(GOLDEN / "plain_seed213_random.json")
     data["deals"] = data["deals"][:1]
     data["result"]["forfeit"] = {
         "seat": 2, "team": 0, "reason": "timeout", "detail": "no answer in 1000 ms",
@@ -265,7 +281,7 @@ def test_a_forfeit_round_trips_with_its_reason_and_place() -> None:
 def test_a_replay_of_another_shape_is_a_replay_error(
     change: Callable[[Replay], object], message: str
 ) -> None:
-    data = load(GOLDEN / "draw_seed863_random.json")
+    data = load(GOLDEN / "draw_seed303_random.json")
     change(data)
     with pytest.raises(ReplayError) as caught:
         TypedReplay.from_dict(data)

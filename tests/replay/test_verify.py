@@ -23,7 +23,7 @@ from arena.engine import BB, LB, GameState, Phase, card_name, observe, team_of
 from arena.engine.replay import Forfeit, build_replay
 from tests.cli.runner import error_line, run_arena
 
-SEED = 6  # a random game with two redeals (dealings 13 and 14), then BB and LB leads
+SEED = 123  # a random game with two redeals (dealings 13 and 16), then BB and LB leads
 NAMES = ["random", "random", "random", "random"]
 
 Replay = dict[str, Any]
@@ -440,11 +440,19 @@ def test_dealing_after_the_end(tmp_path: Path, game: Game) -> None:
     rejected(path, "", "more deals follow")
 
 
-@pytest.mark.parametrize("version", [2, 0, "1", None])
+@pytest.mark.parametrize("version", [3, 0, "2", None, True])
 def test_wrong_version(tmp_path: Path, game: Game, version: object) -> None:
     path = tampered(tmp_path, game, setter("version", value=version))
-    line = rejected(path, "not version 1")
-    assert line == f"error: {path}: not version 1: 'version' is {version!r}"
+    line = rejected(path, "not version 1 or 2")
+    assert line == f"error: {path}: not version 1 or 2: 'version' is {version!r}"
+
+
+def test_a_version_2_game_called_version_1_is_not_the_seeds(tmp_path: Path, game: Game) -> None:
+    """The version says how the seed dealt: version 1's one generator deals other cards."""
+    assert game.replay["version"] == 2
+    path = tampered(tmp_path, game, setter("version", value=1))
+    line = rejected(path, "")
+    assert "is not the seed's" in line or f"are not those of seed {SEED}" in line
 
 
 def test_not_json(tmp_path: Path) -> None:
@@ -494,7 +502,7 @@ def test_each_bad_file_gets_its_line(tmp_path: Path, game: Game) -> None:
     errors = result.stderr.splitlines()
     assert len(errors) == 2, result.stderr
     assert errors[0].startswith(f"error: {missing}: cannot read: ")
-    assert errors[1] == f"error: {bad}: not version 1: 'version' is 7"
+    assert errors[1] == f"error: {bad}: not version 1 or 2: 'version' is 7"
 
 
 # ---------------------------------------------------------------- forfeits

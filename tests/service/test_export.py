@@ -95,11 +95,19 @@ def test_compare_a_directory_with_a_version_stored_on_the_server(
     assert error_line(theirs) == "error: bot 'randy' is another user's: its code is its owner's"
 
 
-def test_an_archive_that_escapes_is_refused_and_nothing_written(tmp_path: Path) -> None:
-    """What a server sends is checked as an upload is: a member outside the directory."""
+@pytest.mark.parametrize(
+    "hostile",
+    ["../outside.py", "bot/evil\x1b]0;owned\x07.py", "bot/two\nlines.py", "bot/Bot.py"],
+)
+def test_an_archive_that_escapes_is_refused_and_nothing_written(
+    tmp_path: Path, hostile: str
+) -> None:
+    """What a server sends is checked as an upload is: a member outside the directory, or
+    one whose name is a terminal escape, two lines, or a twin on a case-insensitive disk
+    (issue 24: such names, stored before, are not written to the author's disk)."""
     data = io.BytesIO()
     with tarfile.open(fileobj=data, mode="w:gz") as tar:
-        for name in ("bot.py", "../outside.py"):
+        for name in ("bot/bot.py", hostile):
             info = tarfile.TarInfo(name)
             info.size = 1
             tar.addfile(info, io.BytesIO(b"#"))

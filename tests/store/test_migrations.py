@@ -40,6 +40,7 @@ TABLES = {
     "tokens",
     "version_tallies",
     "validations",
+    "deal_secrets",
 }
 
 
@@ -143,7 +144,7 @@ def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> N
     """A database at 0004 holding two done matches with their replays: the upgrade fills
     each version's tallies, equal to the statistics recomputed from the replays by player
     name, and head-to-head from the matches' points."""
-    golden = Path(__file__).parents[1] / "golden"
+    golden = Path(__file__).parents[1] / "golden" / "v1"  # replays of that time
     first = json.loads((golden / "plain_seed653_random.json").read_text())
     second = json.loads((golden / "double_board_seed2_random.json").read_text())
     labels = {1: "a v1", 2: "b v1", 3: "c v1"}
@@ -249,5 +250,46 @@ def test_a_pending_version_of_the_0004_schema_gets_its_validation_queued(db_url:
         assert store.validation_statuses() == {pending.id: "queued"}
         claimed = store.claim_validation("w")
         assert claimed is not None and claimed.version_id == pending.id
+    finally:
+        store.close()
+
+
+def test_look_alike_bots_of_the_0008_schema_are_reported_not_renamed(
+    db_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Upgraded from 0008: each bot gets its name's key, oldest first; a bot that looks like
+    an older one is logged and kept as it is, with no key; a new look-alike is refused."""
+    engine = create_engine(db_url)
+    names = ["heuristic", "Heuristic", "heurist\u0456c", "random"]  # the third: a Cyrillic i
+    try:
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "0008")
+            connection.execute(text("INSERT INTO users (name, created_at) VALUES ('ann', 1.0)"))
+            for name in names:
+                connection.execute(
+                    text("INSERT INTO bots (name, owner_id, created_at) VALUES (:n, 1, 1.0)"),
+                    {"n": name},
+                )
+    finally:
+        engine.dispose()
+    with caplog.at_level(logging.WARNING, logger="arena.store"):
+        store = open_store(db_url)
+    try:
+        assert schema_diff(store.engine) == []
+        assert [b.name for b in store.bots()] == sorted(names)  # nobody renamed
+        keys = {b.name: b.name_key for b in store.bots()}
+        assert keys == {
+            "heuristic": "heuristic",
+            "Heuristic": None,
+            "heurist\u0456c": None,
+            "random": "randorn",
+        }
+        warned = [r.getMessage() for r in caplog.records if r.event == "look_alike_bots"]  # type: ignore[attr-defined]
+        assert warned == [
+            "bot 'Heuristic' looks like the older bot 'heuristic': both kept,"
+            " 'Heuristic' without a reserved name",
+            "bot 'heurist\u0456c' looks like the older bot 'heuristic': both kept,"
+            " 'heurist\u0456c' without a reserved name",
+        ]
     finally:
         store.close()

@@ -17,7 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.submission import (
+    MAX_DEPTH,
     MAX_MEMBERS,
+    MAX_PART_BYTES,
+    MAX_PATH_BYTES,
     MAX_SUBMISSION_BYTES,
     SubmissionError,
     content_hash,
@@ -413,3 +416,89 @@ def test_any_safe_tree_round_trips_with_one_hash(tree: Tree) -> None:
             assert content_hash(root) == expected
             for name, data in files.items():
                 assert (root / name).read_bytes() == data
+
+
+# --- names: depth, length, printable, twins (issue 24) ----------------------------------------
+
+
+def _refused(archive: Path, dest: Path) -> str:
+    with pytest.raises(SubmissionError) as refused:
+        unpack(archive, dest)
+    assert not dest.exists()
+    message = str(refused.value)
+    assert "\n" not in message and str(dest.parent) not in message
+    return message
+
+
+@pytest.mark.parametrize("maker", [make_zip, make_tar])
+def test_a_member_thousands_of_levels_deep_is_refused_not_recursed(
+    tmp_path: Path, maker: Callable[[Path, Tree], Path]
+) -> None:
+    archive = maker(tmp_path / ("b.zip" if maker is make_zip else "b.tar.gz"), {
+        "bot.py": BOT, "a/" * 1900 + "x.py": b"",
+    })  # fmt: skip
+    message = _refused(archive, tmp_path / "dest")
+    assert "member 'a/a/a/" in message and "...'" in message
+    assert message.endswith(f"is 1901 levels deep, over the limit of {MAX_DEPTH}")
+
+
+def test_depth_and_length_at_the_limits(tmp_path: Path) -> None:
+    deepest = "d/" * (MAX_DEPTH - 1) + "x.py"
+    assert unpack(make_zip(tmp_path / "ok.zip", {"bot.py": BOT, deepest: b"1"}), tmp_path / "ok")
+    message = _refused(
+        make_zip(tmp_path / "b.zip", {"bot.py": BOT, "d/" + deepest: b""}), tmp_path / "x"
+    )
+    assert message.endswith(f"is {MAX_DEPTH + 1} levels deep, over the limit of {MAX_DEPTH}")
+    long = "n" * 256 + ".py"
+    message = _refused(make_zip(tmp_path / "c.zip", {"bot.py": BOT, long: b""}), tmp_path / "y")
+    assert message.endswith(f"has a name over {MAX_PART_BYTES} bytes")
+    longest = "/".join(["p" * 200] * 3)
+    message = _refused(make_zip(tmp_path / "e.zip", {"bot.py": BOT, longest: b""}), tmp_path / "z")
+    assert message.endswith(f"has a 602-byte path, over the limit of {MAX_PATH_BYTES}")
+
+
+@pytest.mark.parametrize(
+    "name", ["evil\x1b[2J.py", "two\nlines.py", "bell\x07.py", "left\u202eyp.txt", "dir\r/x.py"]
+)
+@pytest.mark.parametrize("maker", [make_zip, make_tar])
+def test_unprintable_member_names_are_refused(
+    tmp_path: Path, maker: Callable[[Path, Tree], Path], name: str
+) -> None:
+    archive = maker(tmp_path / ("b.zip" if maker is make_zip else "b.tar.gz"), {
+        "bot.py": BOT, name: b"",
+    })  # fmt: skip
+    message = _refused(archive, tmp_path / "dest")
+    assert message == f"{archive.name}: member {name!r} has a character that is not printable" \
+        " (control, newline, format or bidi)"  # fmt: skip
+    assert message.isprintable()
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("bot.py", "Bot.py"),
+        ("lib/x.py", "LIB/y.py"),  # a directory's twin
+        ("caf\u00e9.py", "cafe\u0301.py"),  # NFC and NFD
+        ("\ufb01le.py", "file.py"),  # a ligature, NFKC
+    ],
+)
+@pytest.mark.parametrize("maker", [make_zip, make_tar])
+def test_names_one_file_system_merges_are_refused(
+    tmp_path: Path, maker: Callable[[Path, Tree], Path], first: str, second: str
+) -> None:
+    archive = maker(tmp_path / ("b.zip" if maker is make_zip else "b.tar.gz"), {
+        "bot.py": BOT, first: b"1", second: b"2",
+    })  # fmt: skip
+    message = _refused(archive, tmp_path / "dest")
+    assert "on a case-insensitive or normalising file system" in message
+    assert f"member {second!r} is the same as {first.split('/')[0]!r}" in message
+
+
+def test_a_directory_s_entries_are_checked_the_same(tmp_path: Path) -> None:
+    root = make_dir(tmp_path / "mybot", {"bot.py": BOT, "bell\x07.py": b""})
+    with pytest.raises(SubmissionError, match=r"^mybot: entry 'bell\\x07.py' has a character"):
+        unpack(root, tmp_path / "dest")
+    deep = make_dir(tmp_path / "deep", {"bot.py": BOT, "d/" * MAX_DEPTH + "x.py": b""})
+    # One level fewer than an archive: the stored archive puts the code under bot/.
+    with pytest.raises(SubmissionError, match=f"over the limit of {MAX_DEPTH - 1}$"):
+        unpack(deep, tmp_path / "dest2")

@@ -4,7 +4,7 @@ serving it on 127.0.0.1 (a free port) in a thread.
 The ladder: two active bots (``random``, and ``heuristic`` under a name that is markup), one
 match between them played by a real ``arena worker`` in the process sandbox (about ten
 seconds), and a version rejected by its real validation game (it crashes at its first bid, having
-written ``HOSTILE_LOG_LINE`` to its log).
+written ``HOSTILE_LOG_LINE`` to its log; its exception's words hold ``HOSTILE_REASON``).
 The bots' code is stored as a passed submission leaves it, without its validation game, to
 keep the session short.
 """
@@ -36,6 +36,8 @@ from tests.web.browser import shots as shots
 MARKUP_NAME = "<script>alert(1)</script>"
 # A line the crasher writes to its log: markup and a terminal escape, to be shown as text.
 HOSTILE_LOG_LINE = "\x1b[31m<script>alert(2)</script>\x1b[0m ready"
+# The crasher's exception's end: a terminal escape, a bell and a right-to-left override.
+HOSTILE_REASON = "\x1b[2J\x07\u202edesrever"
 CRASHER = """
 import sys
 
@@ -46,7 +48,7 @@ print("\\x1b[31m<script>alert(2)</script>\\x1b[0m ready", file=sys.stderr, flush
 
 class Crasher(Bot):
     def bid(self, obs):
-        raise RuntimeError("<b>crashed</b> on purpose")
+        raise RuntimeError("<b>crashed</b> on purpose\\x1b[2J\\x07\\u202edesrever")
 
     def play(self, obs):
         return obs.legal_plays[0]
@@ -118,7 +120,10 @@ def _serve(arena: Arena, tmp: Path) -> Iterator[Site]:
     match_id, token = build_ladder(arena, tmp)
     ladder = open_ladder(arena.url)
     sock = bound_socket("127.0.0.1:0")
-    server = make_server(create_app(ladder, poll_seconds=1))
+    # Failed sign-ins unlimited: the tests share this server's one address (test_hostile
+    # tests the limit on a server of its own).
+    app = create_app(ladder, poll_seconds=1, failed_sign_ins_per_hour=10**9)
+    server = make_server(app)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:

@@ -50,6 +50,9 @@ def test_a_rejected_version_shows_its_reason(page: Any, site: Site, shots: Path)
     assert row.locator(".status-rejected").inner_text() == "rejected"
     reason = row.locator('[data-testid="reason"]').inner_text()
     assert "<b>crashed</b> on purpose" in reason  # as text: the tags are shown, not applied
+    # Its escape, bell and right-to-left override as escapes: nothing reversed or rung.
+    assert "on purpose\\x1b[2J\\x07\\u202edesrever" in reason
+    assert not {"\x1b", "\x07", "\u202e"} & set(reason)
     assert page.locator("main b").count() == 0
     page.screenshot(path=shots / "bot-rejected.png", full_page=True)
     # Its validation game opens in the viewer, and ends at the crash.

@@ -120,7 +120,8 @@ class HelloRequest(_message.Message):
     protocol_version: Global___ProtocolVersion.ValueType
     seat: _builtins.int
     bot_seed: _builtins.int
-    """A seed for the bot's own randomness, derived from the game seed: a bot that uses it
+    """A seed for the bot's own randomness, derived one way from the game seed and the seat (the
+    game seed cannot be computed back from it): a bot that uses it
     (the SDK's Bot.rng does) plays the same game the same way every time.
     """
     @_builtins.property
