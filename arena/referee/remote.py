@@ -84,6 +84,9 @@ class RemotePlayer:
     # the bot on turn; thawed for each call of its own.
     freeze: Callable[[], None] = lambda: None
     thaw: Callable[[], None] = lambda: None
+    # Returns once the last freeze has taken hold (or after a short bound); paced, the
+    # release waits for it, so that how long a bot takes to stop is its own time too.
+    wait_frozen: Callable[[], None] = lambda: None
     name: str = ""  # the name the bot gives in Hello
     sdk_version: str = ""
     wants_notifications: bool = False
@@ -210,7 +213,11 @@ class RemotePlayer:
             self.timing.bank_ms -= max(0.0, spent - free)
             return reply
         # Released at the free time plus whole paces, each paid from the bank: what the
-        # others can time is a number of paces, never the bot's own time within one.
+        # others can time is a number of paces, never the bot's own time within one. Its
+        # time runs until it is frozen: the next seat is asked only then (SeatedBot.thaw),
+        # and a bot with many busy threads stops slowly.
+        self.wait_frozen()
+        spent = (time.monotonic() - start) * 1000
         over = pace * math.ceil(max(0.0, spent + PACE_MARGIN_MS - free) / pace)
         self.timing.bank_ms = max(0.0, self.timing.bank_ms - over)
         self.timing.held_ms += _hold_until(start + (free + over) / 1000)
