@@ -28,7 +28,6 @@ import contextlib
 import functools
 import json
 import os
-import secrets
 import shutil
 import signal
 import subprocess
@@ -45,13 +44,10 @@ from arena.limits import Limits
 from .base import SOCKET_NAME, describe_exit
 from .bot_socket import POLL_S, SocketFault, open_socket
 from .errors import SandboxError
+from .identity import BOT_UID_BASE, claim_uid, release_uid
 from .leftovers import Sweeper, sweep_scratch
 from .output import CHUNK, OutputCapture
 
-# Each bot gets a uid of its own from this range, unused on a host (above its users and
-# below the subordinate ranges of /etc/subuid): bots share no RLIMIT_NPROC count, no files.
-BOT_UID_BASE = 40_000_000
-BOT_UID_SPAN = 1 << 20
 RUN_DIR = "/run/arena"  # its socket's directory inside the sandbox: a tmpfs of its own
 # bwrap bounds a tmpfs in bytes only (``--size``; it has no option for a count of files):
 # their number is the kernel's default bound for a tmpfs, half the machine's memory pages.
@@ -134,10 +130,10 @@ def _drop_uid(uid: int) -> list[str]:
 
 
 def bot_uid() -> int:
-    """A fresh uid for a bot (as root), else the platform's own."""
+    """A uid of the bot's own (as root; ``identity``), else the platform's."""
     if os.geteuid() != 0:
         return os.geteuid()
-    return BOT_UID_BASE + secrets.randbelow(BOT_UID_SPAN)
+    return claim_uid()
 
 
 def rlimit_prefix(limits: Limits) -> list[str]:
@@ -209,6 +205,8 @@ class BotProcess:
                             os.kill(child, signal.SIGKILL)
                 os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
+        if self.confined and self.uid != os.geteuid():  # its processes are gone
+            release_uid(self.uid)
         # Confined, what it started is dead too (its PID namespace went with bwrap);
         # otherwise it may outlive it holding the pipe: then the reader, a daemon thread,
         # ends with the platform.
@@ -307,6 +305,8 @@ class ProcessSandbox:
         try:
             proc = self._spawner.submit(spawn).result()
         except OSError as e:
+            if self.confined and uid != os.geteuid():
+                release_uid(uid)
             raise SandboxError(f"cannot start {command[0]}: {e.strerror}") from None
         pipe = proc.stdout
         assert pipe is not None
