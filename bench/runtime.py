@@ -43,6 +43,10 @@ RUNTIMES = ("runc", "runsc")
 LIMITS = Limits(startup_ms=60_000)  # a bench measures; it does not referee
 
 
+class BenchError(RuntimeError):
+    pass
+
+
 def table_hello(sandbox: DockerSandbox, bots: Sequence[BotSpec], rules: Rules) -> float:
     """Seconds from ``start_table`` until all four bots answered Hello."""
     start = time.perf_counter()
@@ -82,7 +86,9 @@ def games(
     for game in played:
         if game.outcome.forfeit is not None:
             f = game.outcome.forfeit
-            raise BotFault(f"{sandbox.name}: seat {f.seat} forfeited game {game.seed}: {f.detail}")
+            raise BenchError(
+                f"{sandbox.name}: seat {f.seat} forfeited game {game.seed}: {f.detail}"
+            )
         decisions += sum(p.timing.decisions for p in game.players)
         total_ms += sum(p.timing.total_ms for p in game.players)
     return len(seeds) * 3600 / elapsed, total_ms / decisions
@@ -128,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                         f" {per_hour:.0f} games/h, {decision_ms:.2f} ms a decision",
                         flush=True,
                     )
-    except (BotFault, SandboxError) as e:
+    except (BenchError, BotFault, SandboxError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     finally:

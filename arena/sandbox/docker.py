@@ -67,6 +67,9 @@ DEFAULT_RUNTIME = "runc"
 # gVisor must let a bot make its socket in the run directory, a host directory: a runtime
 # registered without one of these would start bots the referee can never reach.
 HOST_UDS_ARGS = ("--host-uds=create", "--host-uds=all", "--fsgofer-host-uds")
+# Under gVisor the container's cgroup holds its kernel's threads (about 45 for an idle bot),
+# not the bot's: at the bot's own bound the kernel dies (exit status 2) when it needs more.
+RUNSC_PIDS = 192
 _ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
 
 
@@ -263,7 +266,7 @@ class DockerSandbox:
                 mem_limit=f"{limits.memory_mb}m",
                 memswap_limit=f"{limits.memory_mb}m",
                 nano_cpus=int(limits.cpus * 1e9),
-                pids_limit=limits.pids,
+                pids_limit=limits.pids + (0 if self.runtime == DEFAULT_RUNTIME else RUNSC_PIDS),
                 # No file-size limit: nothing it can write is on a disk, and a write past the
                 # output cap must not fail (the reader drops the rest).
                 ulimits=[_ulimit("nofile", limits.open_files)],
