@@ -15,7 +15,7 @@ once per runtime the engine has (runc, and runsc where it is registered). Seat 0
 Seat 2, at each of its decisions, probes how many queues and inotify instances it can make
 and reads the counters. Frozen between their calls, the two never run at once: only what
 lasts while frozen can pass. Each bit is decoded from the receiver's median reading while it
-was sent, against the midpoint of all those medians (a 1 is the side the sender's holding
+was sent (by the wall clock: gVisor's monotonic clock starts with each sandbox), against the midpoint of all those medians (a 1 is the side the sender's holding
 moves it to); a channel that shows nothing decodes every bit as 0, the 24 of 48 a constant
 guess gets. The sender's own view of the same figures decodes its bits (where it has one):
 the decoding would see them.
@@ -215,9 +215,9 @@ class Partner(Bot):
                 self.held.hold() if bit else self.held.let_go()
                 self.holding = bit
             # the sender's own view, after the change (its own probes let go at once)
-            print("send", k, bit, time.monotonic(), *readings(), flush=True)
+            print("send", k, bit, time.time(), *readings(), flush=True)
         if self.seat == 2:
-            print("read", time.monotonic(), *readings(), flush=True)
+            print("read", time.time(), *readings(), flush=True)
 
     def bid(self, obs):
         self.act()
