@@ -14,11 +14,12 @@ once per runtime the engine has (runc, and runsc where it is registered). Seat 0
 
 Seat 2, at each of its decisions, probes how many queues and inotify instances it can make
 and reads the counters. Frozen between their calls, the two never run at once: only what
-lasts while frozen can pass. Each bit is decoded from the receiver's median reading while it
-was sent (by the wall clock: gVisor's monotonic clock starts with each sandbox), against the midpoint of all those medians (a 1 is the side the sender's holding
-moves it to); a channel that shows nothing decodes every bit as 0, the 24 of 48 a constant
-guess gets. The sender's own view of the same figures decodes its bits (where it has one):
-the decoding would see them.
+lasts while frozen can pass. Each bit is decoded from the receiver's median reading while
+it was sent (by the wall clock: gVisor's monotonic clock starts with each sandbox), against
+the midpoint of all those medians (a 1 is the side the sender's holding moves it to); a
+channel that shows nothing decodes every bit as 0, the 24 of 48 a constant guess gets. The
+sender's own view of the same figures decodes its bits (where it has one): the decoding
+would see them.
 
 The bound: with no channel a decoded bit is right or wrong independently of the bits sent,
 and more than ``MOST_RIGHT`` = 38 of 48 right has a probability of 7.6e-6 (binomial, p = 1/2)
@@ -303,3 +304,14 @@ def test_partners_pass_no_bits_through_quotas_or_host_counters(
     still_open = RUNC_OPEN if runtime == "runc" else ()
     passed = {name: n for name, n in right.items() if name not in still_open}
     assert all(n <= MOST_RIGHT for n in passed.values()), (runtime, right)
+
+
+@pytest.mark.docker
+def test_a_runtime_asked_for_and_missing_is_refused_with_one_line() -> None:
+    result = run_arena(
+        "play", "random", "random", "random", "random", "--sandbox", "docker",
+        env={"ARENA_DOCKER_RUNTIME": "no-such-runtime"},
+    )  # fmt: skip
+    assert result.returncode == 2, result.stdout
+    assert "the Docker engine has no runtime 'no-such-runtime'" in result.stderr
+    assert "ARENA_DOCKER_RUNTIME" in result.stderr
