@@ -347,6 +347,7 @@ def _play(
         f"seed {seed} · pair A = seats 0+2 ({bots[0]}, {bots[2]})"
         f" · pair B = seats 1+3 ({bots[1]}, {bots[3]})"
     )
+    out.print(f"sandbox: {sandbox.name}", markup=False)  # docker/runsc: gVisor's kernel
     if single:
         game = _play_one(specs, seed, settings, sandbox)
         if replay is not None:
