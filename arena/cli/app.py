@@ -29,7 +29,7 @@ from arena.competition.statistics import by_bot
 from arena.engine import DealRecord, Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
 from arena.inert import inert
-from arena.limits import Limits
+from arena.limits import LADDER_PACE_MS, Limits
 from arena.play import GameSettings, PlayedGame, game_replay, play_game, play_many, played_pairs
 from arena.render import (
     deal_lines,
@@ -227,6 +227,14 @@ def play(
     startup_ms: Annotated[
         int, typer.Option(help="Time to start and answer Hello, in ms.")
     ] = Limits.startup_ms,
+    pace_ms: Annotated[
+        int,
+        typer.Option(
+            help="The table's pace, in ms (0: none): each answer reaches the others only at"
+            " whole paces, those past the first paid from the bank; the ladder's is"
+            f" {LADDER_PACE_MS}."
+        ),
+    ] = 0,
     bot_python: Annotated[
         str | None, typer.Option(help="Python that runs each bot.py (default: this one).")
     ] = None,
@@ -271,7 +279,7 @@ def play(
     seed = seed_or_random(seed)
     try:
         rules = Rules(max_redeals=max_redeals)
-        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
+        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms, pace_ms=pace_ms)
     except (RulesError, ValueError) as e:
         fail(str(e))
     if bot_python is not None and shutil.which(bot_python) is None:
