@@ -43,9 +43,10 @@ def attached_address(spec: str) -> str:
 
 def relaxed(limits: Limits, timeout_s: int) -> Limits:
     """The limits of an attached bot: ``timeout_s`` for Hello, each decision and each
-    notification (the bank as usual on top); the sandbox's own limits do not reach it."""
+    notification (the bank as usual on top), unpaced (a pace would hold every notification
+    that long); the sandbox's own limits do not reach it."""
     ms = timeout_s * 1000
-    return dataclasses.replace(limits, move_ms=ms, notify_ms=ms, startup_ms=ms)
+    return dataclasses.replace(limits, move_ms=ms, notify_ms=ms, startup_ms=ms, pace_ms=0)
 
 
 def _listening(port: int) -> bool:

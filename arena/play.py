@@ -196,8 +196,9 @@ class SeatedBot:
         channel = grpc.insecure_channel(target, CHANNEL_OPTIONS)
         self.channels.append(channel)
         self.player = RemotePlayer(
-            self.seat, channel, limits, self.bot.label, running.died, running.freeze, self.thaw
-        )
+            self.seat, channel, limits, self.bot.label, running.died, running.freeze, self.thaw,
+            wait_frozen=running.wait_frozen,
+        )  # fmt: skip
         self.player.hello(bot_seed, rules, deadline)
 
     def thaw(self) -> None:

@@ -19,6 +19,10 @@ from hypothesis import settings
 
 from arena.sandbox import docker_available
 
+# The ladder's tables are paced (arena/limits.py): a game of fast bots then takes 45 s, not
+# 2. Tests of anything else play their ladders unpaced; tests/referee/test_pace.py sets its own.
+os.environ.setdefault("ARENA_LADDER_PACE_MS", "0")
+
 # No deadline on property tests: an example's time is the shared machine's load, not a
 # property of the code (timings belong in bench/, never in assertions).
 settings.register_profile("arena", deadline=None)

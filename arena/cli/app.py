@@ -27,7 +27,7 @@ from arena.bot_specs import BotSpec, attached_spec, resolve_bot, sample_bot_name
 from arena.engine import Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
 from arena.inert import inert
-from arena.limits import Limits
+from arena.limits import LADDER_PACE_MS, Limits
 
 from .options import SandboxOption
 
@@ -226,6 +226,14 @@ def play(
     startup_ms: Annotated[
         int, typer.Option(help="Time to start and answer Hello, in ms.")
     ] = Limits.startup_ms,
+    pace_ms: Annotated[
+        int,
+        typer.Option(
+            help="The table's pace, in ms (0: none): each answer reaches the others only at"
+            " whole paces, those past the first paid from the bank; the ladder's is"
+            f" {LADDER_PACE_MS}."
+        ),
+    ] = 0,
     bot_python: Annotated[
         str | None, typer.Option(help="Python that runs each bot.py (default: this one).")
     ] = None,
@@ -273,7 +281,7 @@ def play(
     seed = seed_or_random(seed)
     try:
         rules = Rules(max_redeals=max_redeals)
-        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms)
+        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, startup_ms=startup_ms, pace_ms=pace_ms)
     except (RulesError, ValueError) as e:
         fail(str(e))
     if bot_python is not None and shutil.which(bot_python) is None:
@@ -344,6 +352,7 @@ def _play(
         f"seed {seed} · pair A = seats 0+2 ({bots[0]}, {bots[2]})"
         f" · pair B = seats 1+3 ({bots[1]}, {bots[3]})"
     )
+    out.print(f"sandbox: {sandbox.name}", markup=False)  # docker/runsc: gVisor's kernel
     if single:
         game = _play_one(specs, seed, settings, sandbox)
         if replay is not None:

@@ -29,6 +29,7 @@ from arena.bot_specs import SAMPLE_BOTS, sample_bot
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
 from arena.league.opening import open_ladder
+from arena.limits import LADDER_PACE_MS, stored_limits
 from arena.logs import setup_logging
 from arena.read_model import (
     LADDER,
@@ -667,6 +668,14 @@ def tournament_create(
     rating: Annotated[
         str, typer.Option(help="elo (the fit, beside sequential Elo) or openskill (Weng-Lin).")
     ] = "elo",
+    pace_ms: Annotated[
+        int | None,
+        typer.Option(
+            help="The tables' pace in ms (0: none), as arena play's; default: the ladder's"
+            f" ($ARENA_LADDER_PACE_MS, else {LADDER_PACE_MS}).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Schedule a round-robin among the named bots' active versions."""
     from arena.competition import FORMATS, RATING_MODELS
@@ -675,10 +684,14 @@ def tournament_create(
         fail(f"unknown format {format!r}: {' or '.join(FORMATS)}")
     if rating not in RATING_MODELS:
         fail(f"unknown rating model {rating!r}: {' or '.join(RATING_MODELS)}")
+    try:
+        stored_limits({} if pace_ms is None else {"pace_ms": pace_ms})
+    except ValueError as e:
+        fail(str(e))
     names = [b.strip() for b in bots.split(",") if b.strip()]
     with local_ladder() as ladder:
         _, count = ladder.create_tournament(
-            name, names, format, games_per_pairing, seed, RatingModelName(rating)
+            name, names, format, games_per_pairing, seed, RatingModelName(rating), pace_ms=pace_ms
         )
     out.print(f"tournament {name}: {count} matches scheduled", markup=False)
 

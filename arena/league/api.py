@@ -314,10 +314,15 @@ class LocalLadder:
         games_per_pairing: int,
         seed: int,
         rating: RatingModelName = RatingModelName.ELO,
+        *,
+        pace_ms: int | None = None,
     ) -> tuple[Tournament, int]:
-        """A round-robin of the bots' active versions, queued, rated by ``rating``; and how
-        many matches."""
-        return create_tournament(self.store, name, bots, format, games_per_pairing, seed, rating)
+        """A round-robin of the bots' active versions, queued, rated by ``rating``, its
+        tables at ``pace_ms`` (None: the ladder's, ``limits.ladder_pace_ms``); and how many
+        matches."""
+        return create_tournament(
+            self.store, name, bots, format, games_per_pairing, seed, rating, pace_ms=pace_ms
+        )
 
     def unfinished(self, tournament: Tournament | None = None) -> int:
         """Matches queued or running in ``tournament`` (None: in all)."""

@@ -186,7 +186,11 @@ def compare_queued(
     label = Labels(store)
     labels = (label(va.id), label(vb.id))
     name = f"compare-{a}-{b}-{time.time_ns()}"[:64]
-    tournament = store.create_tournament(name, seed=settings.seed, kind=TournamentKind.COMPARE)
+    # Unpaced: both partners are one version of one author, the verdict rates nothing on the
+    # ladder, and someone waits for it (a paced game of fast bots takes 45 s, not 2).
+    tournament = store.create_tournament(
+        name, seed=settings.seed, kind=TournamentKind.COMPARE, limits={"pace_ms": 0}
+    )
     assert tournament.id is not None
     teams = ((va.id, va.id), (vb.id, vb.id))
     pairs = _queued(store, data, tournament.id, teams, labels, settings, stop)

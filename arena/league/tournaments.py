@@ -40,6 +40,8 @@ def create_tournament(
     games_per_pairing: int = 1,
     seed: int = 0,
     rating: RatingModelName = RatingModelName.ELO,
+    *,
+    pace_ms: int | None = None,
 ) -> tuple[Tournament, int]:
     """A round-robin among the named bots' active versions, every match queued; with how
     many. NotFound names the bots without an active version; ScheduleError a bad schedule,
@@ -56,6 +58,7 @@ def create_tournament(
         format=TournamentFormat(format),
         games_per_pairing=games_per_pairing,
         rating_model=rating,
+        limits={} if pace_ms is None else {"pace_ms": pace_ms},  # none: the ladder's pace
     )
     assert tournament.id is not None
     schedule = round_robin(entries, format, games_per_pairing, seed_key(store, tournament))

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from arena.limits import Limits
+from arena.limits import stored_limits
 from arena.play import TablePipeline
 from arena.read_model import SILENT_AFTER_S
 from arena.sandbox import Sandbox
@@ -226,7 +226,7 @@ class Worker:
         claimed = Claimed(match, self.store, worker_id, self.config.match_heartbeat_s)
         try:
             tournament = self.store.tournament_by_id(match.tournament_id)
-            limits = Limits(**tournament.limits)
+            limits = stored_limits(tournament.limits)
             claimed.scheduled = schedule_match(
                 self.store, self.data, match, self.sandbox, limits, tables
             )

@@ -4,10 +4,16 @@ Each call is given the time the bot has left (its per-move limit plus its bank),
 hung bot costs its own time and never the referee's; time beyond the per-move limit is
 taken from the bank. A notification is allowed only ``notify_ms`` (a round trip) before the
 bank is drawn on: the bot's hooks run on its own clock, never on the others' time.
+
+With a pace (``Limits.pace_ms``), a decision's free time is the pace, and every call returns
+(so the game goes on, and the other seats hear of it) only at its free time plus a whole
+number of paces, those paces taken from the bank: a bot's partner sees how long it thought
+only in paces it paid for.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +42,9 @@ from .protocol import (
 
 PROTOCOL_VERSION = pb.PROTOCOL_VERSION_1
 Reply = TypeVar("Reply")
+# Paced, an answer must come this much before its free time ends to be released on time:
+# the referee's own work after it (freezing the bot, parsing) must not shift the release.
+PACE_MARGIN_MS = 2.0
 
 
 @dataclass
@@ -46,6 +55,7 @@ class Timing:
     total_ms: float = 0.0
     max_ms: float = 0.0
     bank_ms: float = 0.0
+    held_ms: float = 0.0  # paced: how long the referee held this bot's answers back
 
     def record(self, ms: float) -> None:
         self.decisions += 1
@@ -74,6 +84,9 @@ class RemotePlayer:
     # the bot on turn; thawed for each call of its own.
     freeze: Callable[[], None] = lambda: None
     thaw: Callable[[], None] = lambda: None
+    # Returns once the last freeze has taken hold (or after a short bound); paced, the
+    # release waits for it, so that how long a bot takes to stop is its own time too.
+    wait_frozen: Callable[[], None] = lambda: None
     name: str = ""  # the name the bot gives in Hello
     sdk_version: str = ""
     wants_notifications: bool = False
@@ -99,7 +112,7 @@ class RemotePlayer:
         request = pb.HelloRequest(
             protocol_version=PROTOCOL_VERSION,
             seat=self.seat,
-            limits=pb.Limits(move_ms=self.limits.move_ms, bank_ms=self.limits.bank_ms),
+            limits=pb.Limits(move_ms=self.limits.decision_ms, bank_ms=self.limits.bank_ms),
             bot_seed=bot_seed,
             rules=rules.to_dict(),
         )
@@ -182,8 +195,10 @@ class RemotePlayer:
         free_ms: int | None = None,  # what it may take before the bank; a decision's by default
     ) -> Reply:
         decision = free_ms is None
-        free = self.limits.move_ms if free_ms is None else free_ms
-        allowed_ms = free + self.timing.bank_ms
+        free = self.limits.decision_ms if free_ms is None else free_ms
+        pace = self.limits.pace_ms
+        bank = self.timing.bank_ms if not pace else pace * (self.timing.bank_ms // pace)
+        allowed_ms = free + bank
         self.thaw()
         start = time.monotonic()
         try:
@@ -194,7 +209,18 @@ class RemotePlayer:
         self.freeze()
         if decision:
             self.timing.record(spent)
-        self.timing.bank_ms -= max(0.0, spent - free)
+        if not pace:
+            self.timing.bank_ms -= max(0.0, spent - free)
+            return reply
+        # Released at the free time plus whole paces, each paid from the bank: what the
+        # others can time is a number of paces, never the bot's own time within one. Its
+        # time runs until it is frozen: the next seat is asked only then (SeatedBot.thaw),
+        # and a bot with many busy threads stops slowly.
+        self.wait_frozen()
+        spent = (time.monotonic() - start) * 1000
+        over = pace * math.ceil(max(0.0, spent + PACE_MARGIN_MS - free) / pace)
+        self.timing.bank_ms = max(0.0, self.timing.bank_ms - over)
+        self.timing.held_ms += _hold_until(start + (free + over) / 1000)
         return reply
 
     def _fault(self, error: grpc.RpcError, what: str, allowed_ms: float) -> BotFault:
@@ -215,6 +241,14 @@ class RemotePlayer:
         if code in (grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN):
             return CrashFault(self.seat, self.label, f"raised during {what}: {details}")
         return ProtocolFault(self.seat, self.label, f"{code.name} on {what}: {details}")
+
+
+def _hold_until(release: float) -> float:
+    """Sleep until ``release`` (a time.monotonic() value); the ms slept."""
+    held = release - time.monotonic()
+    while (left := release - time.monotonic()) > 0:
+        time.sleep(left)
+    return max(0.0, held * 1000)
 
 
 Message = TypeVar("Message", pb.BidResponse, pb.PlayResponse)

@@ -3,7 +3,8 @@
 Each container has no network (networking disabled: a network namespace of its own with
 only a loopback, and none of the engine's network set-up, which would cost more CPU than the
 rest of a container's start), a read-only root, the bot's code mounted read-only at /bot,
-an unprivileged user, no capabilities, ``no-new-privileges``, and limits on memory (swap
+a uid and gid of its own (``identity``: no per-uid quota shared with another bot), no
+capabilities, ``no-new-privileges``, and limits on memory (swap
 equal to it), CPU, processes and open files. Nothing else of the host is mounted.
 
 Everything the bot can write is a small tmpfs, bounded in bytes and in files: /tmp, /dev/shm
@@ -48,20 +49,27 @@ from .bot_socket import open_socket
 from .docker_engine import docker_client
 from .errors import SandboxError
 from .freezer import container_freezer
+from .identity import claim_uid, release_uid
 from .leftovers import Containers, Sweeper, mark_owner, owner_gone, sweep_scratch
 from .output import Frames, OutputCapture
 from .procview import MASKED_PATHS, proc_view_binds
 from .turns import Turns
 
-BOT_UID = 65534  # nobody: owns nothing on the host or in the image
-BOT_USER = f"{BOT_UID}:{BOT_UID}"
 RUN_DIR = "/run/arena"  # its socket's directory inside the container: a tmpfs of its own
-RUN_DIR_BOUND = f"size=1m,nr_inodes=64,uid={BOT_UID},gid={BOT_UID},mode=0700"
+RUN_DIR_BOUND = "size=1m,nr_inodes=64,mode=0700"  # owned by the bot's uid and gid
 DIED_POLL_S = 0.25  # how often to ask the engine whether a bot yet to make its socket died
 SESSION_LABEL = "arena.sandbox.session"
 OWNER_LABEL = "arena.sandbox.owner"  # host:pid of the platform process that started it
 CONTAINER_LABEL = "arena.sandbox.owner-container"  # its container's run, if in one: leftovers
 SHARED_DIR_VARIABLE = "ARENA_SANDBOX_DIR"
+RUNTIME_VARIABLE = "ARENA_DOCKER_RUNTIME"  # the engine's OCI runtime for bots: runc or runsc
+DEFAULT_RUNTIME = "runc"
+# gVisor must let a bot make its socket in the run directory, a host directory: a runtime
+# registered without one of these would start bots the referee can never reach.
+HOST_UDS_ARGS = ("--host-uds=create", "--host-uds=all", "--fsgofer-host-uds")
+# Under gVisor the container's cgroup holds its kernel's threads (about 45 for an idle bot),
+# not the bot's: at the bot's own bound the kernel dies (exit status 2) when it needs more.
+RUNSC_PIDS = 192
 _ENGINE_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
 
 
@@ -73,6 +81,7 @@ class DockerBot:
     attached: socket.socket  # its stdout and stderr, as the engine streams them
     memory_mb: int
     sandbox: DockerSandbox
+    uid: int  # its uid and gid, its own (``identity``): its socket's owner
     shared: Path | None = None  # its directory under $ARENA_SANDBOX_DIR, if there is one
     # Its freezer from its start (``turns``): frozen once up or past its start-up allowance
     # until the referee's first call (Hello), so that a bot started ahead of its game takes
@@ -83,7 +92,7 @@ class DockerBot:
     _died_checked: float = 0.0
 
     def open_socket(self, deadline: float) -> int:
-        return open_socket(self.run_dir / SOCKET_NAME, BOT_UID, deadline, self._died_now_and_then)
+        return open_socket(self.run_dir / SOCKET_NAME, self.uid, deadline, self._died_now_and_then)
 
     def _died_now_and_then(self) -> str | None:
         # Each look is a call to the engine; a bot is given its start-up time anyway.
@@ -143,18 +152,22 @@ class DockerBot:
         with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
             self.sandbox.client.api.kill(self.container)
         # Its output goes with the rest: the referee keeps logs before it stops bots.
-        self.sandbox.remove_later(self.container, self.shared, self.attached)
+        self.sandbox.remove_later(self.container, self.shared, self.attached, self.uid)
 
 
 class DockerSandbox:
     """Starts bot containers from ``image`` (see ``arena image build``)."""
 
-    name = "docker"
-
-    def __init__(self, image: str, client: docker.DockerClient | None = None) -> None:
+    def __init__(
+        self, image: str, client: docker.DockerClient | None = None, runtime: str | None = None
+    ) -> None:
         self.shared = shared_dir()
         self.client = client or docker_client()
         self.image = image
+        self.runtime = runtime or os.environ.get(RUNTIME_VARIABLE) or DEFAULT_RUNTIME
+        check_runtime(self.client, self.runtime)
+        # What a worker records and ``arena play`` prints: which runtime played each game.
+        self.name = "docker" if self.runtime == DEFAULT_RUNTIME else f"docker/{self.runtime}"
         try:
             self.client.images.get(image)
         except docker.errors.ImageNotFound:
@@ -166,7 +179,8 @@ class DockerSandbox:
         self.session = uuid.uuid4().hex[:12]
         self.owner = f"{socket.gethostname()}:{os.getpid()}"
         self.engine = engine_containers(self.client)  # a worker of compose.yaml runs in one
-        self.proc_view = proc_view_binds()  # the container's own /proc files, if lxcfs runs
+        # The container's own /proc files, if lxcfs runs; gVisor's /proc is its own already.
+        self.proc_view = proc_view_binds() if self.runtime == DEFAULT_RUNTIME else {}
         self._count = 0
         self._lock = threading.Lock()
         # Removing a container takes a while; the next game need not wait for it.
@@ -192,9 +206,11 @@ class DockerSandbox:
                 mark_owner(shared, self.engine.here)
             except OSError as e:
                 raise SandboxError(f"cannot use {self.shared} for bot files: {e}") from None
+        uid = claim_uid()
         try:
-            return self._start(bot_dir, shared or workdir, shared, name, limits)
+            return self._start(bot_dir, shared or workdir, shared, name, limits, uid)
         except BaseException:
+            release_uid(uid)
             if shared is not None:
                 shutil.rmtree(shared, ignore_errors=True)
             raise
@@ -206,6 +222,7 @@ class DockerSandbox:
         shared: Path | None,
         name: str,
         limits: Limits,
+        uid: int,
     ) -> DockerBot:
         # The bot gets its own copy of its code, readable by its user whatever the modes of
         # the original, and untouched by anything that changes the original mid-game.
@@ -218,7 +235,7 @@ class DockerSandbox:
                 network_mode="none",
                 read_only=True,
                 binds={str(code.resolve()): {"bind": "/bot", "mode": "ro"}, **self.proc_view},
-                mounts=[_run_dir_mount()],
+                mounts=[_run_dir_mount(uid)],
                 tmpfs={
                     "/tmp": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,{_files(limits)}",
                     "/dev/shm": f"rw,noexec,nosuid,nodev,size={limits.tmp_mb}m,{_files(limits)}",
@@ -228,12 +245,13 @@ class DockerSandbox:
                 mem_limit=f"{limits.memory_mb}m",
                 memswap_limit=f"{limits.memory_mb}m",
                 nano_cpus=int(limits.cpus * 1e9),
-                pids_limit=limits.pids,
+                pids_limit=limits.pids + (0 if self.runtime == DEFAULT_RUNTIME else RUNSC_PIDS),
                 # No file-size limit: nothing it can write is on a disk, and a write past the
                 # output cap must not fail (the reader drops the rest).
                 ulimits=[_ulimit("nofile", limits.open_files)],
                 log_config=docker.types.LogConfig(type="none"),
                 ipc_mode="private",
+                runtime=self.runtime,
             )
             host_config["MaskedPaths"] = list(MASKED_PATHS)  # no argument for it in docker-py
             container = api.create_container(
@@ -242,7 +260,7 @@ class DockerSandbox:
                 name=name,
                 labels=self._labels(),
                 detach=True,
-                user=BOT_USER,
+                user=f"{uid}:{uid}",
                 working_dir="/bot",
                 environment={
                     "ARENA_SOCKET": f"{RUN_DIR}/{SOCKET_NAME}",
@@ -279,7 +297,7 @@ class DockerSandbox:
         pid = inspected["State"]["Pid"]
         turns = Turns(container_freezer(pid, container) if pid else None, started_at)
         bot = DockerBot(
-            container, run_dir, capture, attached, limits.memory_mb, self, shared, turns
+            container, run_dir, capture, attached, limits.memory_mb, self, uid, shared, turns
         )
         watch = threading.Thread(
             target=turns.hold, args=(bot.up, limits.startup_cpu_ms), daemon=True,
@@ -295,11 +313,17 @@ class DockerSandbox:
         return labels
 
     def remove_later(
-        self, container: str, shared: Path | None = None, attached: socket.socket | None = None
+        self,
+        container: str,
+        shared: Path | None = None,
+        attached: socket.socket | None = None,
+        uid: int | None = None,
     ) -> None:
         def remove() -> None:
             with contextlib.suppress(*_ENGINE_ERRORS):  # its run directory's volume with it
                 self.client.api.remove_container(container, force=True, v=True)
+            if uid is not None:  # its processes are gone: another bot may have its uid
+                release_uid(uid)
             if attached is not None:
                 attached.close()
             if shared is not None:
@@ -354,9 +378,33 @@ def _files(limits: Limits) -> str:
     return f"nr_inodes={max(64, limits.tmp_mb * 64)},mode=1777"
 
 
-def _run_dir_mount() -> docker.types.Mount:
+def check_runtime(client: docker.DockerClient, runtime: str) -> None:
+    """``SandboxError`` unless the engine has ``runtime``, registered so that bots can serve
+    their socket (gVisor: ``--host-uds=create``) and have no network."""
+    if runtime == DEFAULT_RUNTIME:
+        return
+    try:
+        registered = client.info().get("Runtimes") or {}
+    except _ENGINE_ERRORS as e:
+        raise SandboxError(f"the Docker engine failed to list its runtimes: {e}") from None
+    if runtime not in registered:
+        raise SandboxError(
+            f"the Docker engine has no runtime {runtime!r} (it has {', '.join(registered)}): "
+            f"`./run` registers runsc (gVisor) where it can; or unset {RUNTIME_VARIABLE}"
+        )
+    args = registered[runtime].get("runtimeArgs") or []
+    if runtime == "runsc" and not (
+        "--network=none" in args and any(a in args for a in HOST_UDS_ARGS)
+    ):
+        raise SandboxError(
+            f"the engine's runtime runsc is registered with {args}: bots need "
+            "--network=none and --host-uds=create (see docs/operating.md, The Docker engine)"
+        )
+
+
+def _run_dir_mount(uid: int) -> docker.types.Mount:
     # An anonymous volume (no source): removed with the container (``v=True``).
-    options = {"type": "tmpfs", "device": "tmpfs", "o": RUN_DIR_BOUND}
+    options = {"type": "tmpfs", "device": "tmpfs", "o": f"{RUN_DIR_BOUND},uid={uid},gid={uid}"}
     driver = docker.types.DriverConfig("local", options)
     return docker.types.Mount(RUN_DIR, None, type="volume", driver_config=driver)
 

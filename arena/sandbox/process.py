@@ -33,7 +33,6 @@ import functools
 import itertools
 import json
 import os
-import secrets
 import shutil
 import signal
 import socket
@@ -53,14 +52,11 @@ from .base import SOCKET_NAME, describe_exit
 from .bot_socket import POLL_S, SocketFault, open_socket
 from .errors import SandboxError
 from .freezer import BotCgroup, make_bot_cgroup, sweep_bot_cgroups
+from .identity import BOT_UID_BASE, claim_uid, release_uid
 from .leftovers import Sweeper, sweep_scratch
 from .output import CHUNK, OutputCapture
 from .turns import Turns
 
-# Each bot gets a uid of its own from this range, unused on a host (above its users and
-# below the subordinate ranges of /etc/subuid): bots share no RLIMIT_NPROC count, no files.
-BOT_UID_BASE = 40_000_000
-BOT_UID_SPAN = 1 << 20
 RUN_DIR = "/run/arena"  # its socket's directory inside the sandbox: a tmpfs of its own
 # bwrap bounds a tmpfs in bytes only (``--size``; it has no option for a count of files):
 # their number is the kernel's default bound for a tmpfs, half the machine's memory pages.
@@ -143,10 +139,10 @@ def _drop_uid(uid: int) -> list[str]:
 
 
 def bot_uid() -> int:
-    """A fresh uid for a bot (as root), else the platform's own."""
+    """A uid of the bot's own (as root; ``identity``), else the platform's."""
     if os.geteuid() != 0:
         return os.geteuid()
-    return BOT_UID_BASE + secrets.randbelow(BOT_UID_SPAN)
+    return claim_uid()
 
 
 def rlimit_prefix(limits: Limits) -> list[str]:
@@ -237,6 +233,8 @@ class BotProcess:
                             os.kill(child, signal.SIGKILL)
                 os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
+        if self.confined and self.uid != os.geteuid():  # its processes are gone
+            release_uid(self.uid)
         # Confined, what it started is dead too (its PID namespace went with bwrap);
         # otherwise it may outlive it holding the pipe: then the reader, a daemon thread,
         # ends with the platform.
@@ -358,6 +356,8 @@ class ProcessSandbox:
         except OSError as e:
             if cgroup is not None:
                 cgroup.remove(wait_s=0)
+            if self.confined and uid != os.geteuid():
+                release_uid(uid)
             raise SandboxError(f"cannot start {command[0]}: {e.strerror}") from None
         turns = Turns(None if cgroup is None else cgroup.freezer, time.monotonic())
         pipe = proc.stdout

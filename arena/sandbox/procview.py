@@ -8,9 +8,10 @@ process's own cgroup: its memory limit and use, its CPU time, its own load and u
 
 Other files show the host's free memory as well and lxcfs has no view of them: they are
 masked (``MASKED_PATHS``, given to the engine with its own defaults, which it would
-otherwise replace). Still host-wide: the counters in /proc/stat past its cpu lines (forks,
-context switches, interrupts, running processes), /proc/diskstats, /proc/interrupts
-(docs/operating.md lists what remains).
+otherwise replace), as are the host's counters of files, inodes, pressure, locks and I/O.
+Still host-wide under runc: the counters in /proc/stat past its cpu lines (forks, context
+switches, interrupts, running processes) and ``sysinfo(2)`` (docs/operating.md, "Channels
+between partners", lists what remains; gVisor closes them).
 
 Where lxcfs does not serve them (not installed, not running, an engine on another host)
 bots see the host's files, as without it; ``proc_view_binds`` then gives no mounts.
@@ -31,6 +32,10 @@ MASKED_PATHS = (
     "/sys/firmware", "/sys/devices/virtual/powercap",
     "/proc/vmstat", "/proc/zoneinfo", "/proc/buddyinfo", "/proc/pagetypeinfo",
     "/sys/devices/system/node",
+    # Host-wide counters a bot moves in its turn and its partner reads in its own (issue 23):
+    # open files and inodes (file-nr 14/16 bits, inode-nr 11/16), pressure, locks, I/O.
+    "/proc/sys/fs", "/proc/pressure", "/proc/locks", "/proc/diskstats", "/proc/interrupts",
+    "/proc/softirqs", "/proc/swaps", "/proc/slabinfo", "/proc/sys/kernel/random/entropy_avail",
 )  # fmt: skip
 
 
