@@ -33,6 +33,9 @@ class MatchStatus(StrEnum):
     CANCELLED = "cancelled"  # no longer wanted (a comparison that has decided)
 
 
+LADDER = "ladder"  # the name of the open-ended tournament every active version joins
+
+
 class TournamentKind(StrEnum):
     LADDER = "ladder"  # open-ended: the round-robin grows as versions become active
     TOURNAMENT = "tournament"  # a one-off round-robin
@@ -187,6 +190,9 @@ class WorkerInfo:
     stopped_at: float | None
     matches_done: int
     state: WorkerStateName  # stopped; up: heard from within silent_after s; else silent
+
+
+SILENT_AFTER_S = 60.0  # the default: a running match or worker not heard from this long is silent
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from typing import Any
 from sqlalchemy import create_engine, insert, text
 from sqlalchemy.engine import make_url
 
-from arena.league.api import open_ladder
+from arena.league.opening import open_ladder
 from arena.league.stored_files import StoredFiles
 from arena.league.submit import ladder
 from arena.store import Match, MatchStatus, RatingChange, Store, VersionStatus, open_store

@@ -10,7 +10,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -24,23 +24,20 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 from arena import __version__
 from arena.attached import DEFAULT_TIMEOUT_S, is_attached
 from arena.bot_specs import BotSpec, attached_spec, resolve_bot, sample_bot_names
-from arena.competition.pairs import summarize
-from arena.competition.statistics import by_bot
-from arena.engine import DealRecord, Rules, RulesError
+from arena.engine import Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
 from arena.inert import inert
 from arena.limits import LADDER_PACE_MS, Limits
-from arena.play import GameSettings, PlayedGame, game_replay, play_game, play_many, played_pairs
-from arena.render import (
-    deal_lines,
-    forfeit_lines,
-    forfeit_where,
-    log_tail,
-    statistics_lines,
-)
-from arena.sandbox import Sandbox, SandboxError, default_kind, open_sandbox
 
 from .options import SandboxOption
+
+# What a command needs beyond parsing (the sandbox, the referee, the store, gRPC, numpy) it
+# imports when it runs: ``arena --help`` and ``--version`` load none of it, and a remote
+# read no store (tests/architecture/test_light_imports.py).
+if TYPE_CHECKING:
+    from arena.engine import DealRecord
+    from arena.play import GameSettings, PlayedGame
+    from arena.sandbox import Sandbox
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -166,6 +163,8 @@ def sandbox_for(
 ) -> Sandbox:
     """The sandbox asked for, else docker where an engine answers (process, said aloud, if
     none does and ``fallback``); ``SandboxError`` names what is missing."""
+    from arena.sandbox import default_kind, open_sandbox
+
     if kind is None:
         warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
         kind = "process" if python else default_kind(warn, fallback=fallback)
@@ -266,6 +265,9 @@ def play(
     ] = None,
 ) -> None:
     """Play games between four bots, each in its own sandbox, speaking the gRPC protocol."""
+    from arena.play import GameSettings
+    from arena.sandbox import SandboxError
+
     if len(bots) != 4:
         fail(f"a game needs exactly 4 bots, got {len(bots)}")
     if games < 1 or concurrency < 1:
@@ -342,6 +344,9 @@ def _play(
     settings: GameSettings,
     sandbox: Sandbox,
 ) -> list[PlayedGame]:
+    from arena.competition.pairs import summarize
+    from arena.play import play_many, played_pairs
+
     single = games == 1 and not duplicate
     out.print(
         f"seed {seed} · pair A = seats 0+2 ({bots[0]}, {bots[2]})"
@@ -374,6 +379,10 @@ def _play(
 
 def _print_statistics(played: list[PlayedGame]) -> None:
     """Each bot's figures over the games, computed from their replays."""
+    from arena.competition.statistics import by_bot
+    from arena.play import game_replay
+    from arena.render import statistics_lines
+
     out.print("statistics, per bot:", markup=False)
     for name, stats in by_bot(game_replay(g, think=True) for g in played).items():
         for line in statistics_lines(name, stats):
@@ -388,6 +397,9 @@ def _forfeited_by(played: list[PlayedGame], spec: BotSpec) -> bool:
 def _play_one(
     specs: list[BotSpec], seed: int, settings: GameSettings, sandbox: Sandbox
 ) -> PlayedGame:
+    from arena.play import play_game
+    from arena.render import deal_lines, forfeit_lines
+
     names = [f"{seat}:{spec.label}" for seat, spec in enumerate(specs)]
 
     def show(record: DealRecord) -> None:
@@ -419,6 +431,8 @@ def _play_one(
 
 
 def _print_log_tail(path: Path) -> None:
+    from arena.render import log_tail
+
     try:
         data = path.read_bytes()
     except OSError:
@@ -431,6 +445,8 @@ def _print_log_tail(path: Path) -> None:
 
 
 def _print_game_line(game: PlayedGame) -> None:
+    from arena.render import forfeit_where
+
     outcome = game.outcome
     totals = outcome.state.totals
     seats = " ".join(spec.label for spec in game.bots)
@@ -442,6 +458,8 @@ def _print_game_line(game: PlayedGame) -> None:
 
 
 def _write_replay(game: PlayedGame, path: Path, record_think: bool) -> None:
+    from arena.play import game_replay
+
     data = game_replay(game, think=record_think)
     try:
         write_atomically(path, json.dumps(data.to_dict(), indent=1) + "\n")

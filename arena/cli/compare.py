@@ -50,22 +50,21 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from arena.bot_specs import BotSpec, resolve_bot
-from arena.competition.sprt import Verdict
-from arena.league.compare import compare_locally, resolve_version
-from arena.league.stored_files import export_archive
 from arena.limits import Limits
 from arena.read_model import CompareLine, CompareSettings
-from arena.sandbox import SandboxError
 from arena.service.tls import ClientTls
 
 from .app import app, fail, out, sandbox_for, seed_or_random
 from .ladder import ladder_for, local_ladder, token_of
 from .options import PlaintextOption, SandboxOption, ServerOption, TlsCaOption, TokenOption
+
+if TYPE_CHECKING:  # the rest is imported where it is used (see app.py)
+    from arena.competition.sprt import Verdict
 
 
 @app.command()
@@ -93,6 +92,9 @@ def compare(
     plaintext: PlaintextOption = False,
 ) -> None:
     """Play duplicate pairs of A+A against B+B until an SPRT says whether A is stronger."""
+    from arena.league.compare import compare_locally
+    from arena.sandbox import SandboxError
+
     if not (math.isfinite(elo0) and math.isfinite(elo1)):
         fail(f"--elo0 and --elo1 must be finite, got {elo0:g} and {elo1:g}")
     if elo0 >= elo1:
@@ -159,6 +161,8 @@ def server_bot(
 ) -> BotSpec:
     """A version stored on the server (``NAME@N``; yours, or any to an operator), its code
     fetched and unpacked with a submission's checks for as long as ``unpacked``."""
+    from arena.league.stored_files import export_archive
+
     secret = token_of(token)
     where = Path(unpacked.enter_context(tempfile.TemporaryDirectory(prefix="arena-code-")))
     with ladder_for(server, tls=tls) as ladder:
@@ -168,6 +172,8 @@ def server_bot(
 
 def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """A bot spec as ``arena play`` takes it, or ``NAME@N``: a version in the local store."""
+    from arena.league.compare import resolve_version
+
     if "@" not in spec or Path(spec).exists():
         return resolve_bot(spec, unpacked)
     with local_ladder() as ladder:

@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -26,33 +26,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.bot_specs import SAMPLE_BOTS, sample_bot
-from arena.competition import FORMATS, RATING_MODELS, ScheduleError
-from arena.competition.statistics import Statistics, by_bot
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
-from arena.league.api import Ladder, LocalLadder, NoResult, cached_data, open_ladder
-from arena.league.compare import resolve_version
-from arena.league.standings import DETAIL_LABELS, detail_keys
-from arena.league.stored_files import export_archive
-from arena.league.submit import LADDER, submit
-from arena.league.validate import validate_until_settled
-from arena.league.worker import Worker, WorkerConfig
+from arena.league.opening import open_ladder
 from arena.limits import LADDER_PACE_MS, stored_limits
 from arena.logs import setup_logging
-from arena.read_model import MatchRow, Standing
-from arena.render import deal_lines, forfeit_lines, statistics_lines
-from arena.sandbox import Sandbox, SandboxError
-from arena.service.client import RemoteError
-from arena.service.tls import ClientTls
-from arena.store import (
-    Match,
+from arena.read_model import (
+    LADDER,
+    SILENT_AFTER_S,
+    MatchRow,
     MatchStatus,
     RatingModelName,
-    Store,
-    StoreError,
-    Tournament,
-    open_store,
+    Standing,
 )
+from arena.service.tls import ClientTls
 from arena.submission import SubmissionError
 
 from .app import app, bots_app, cells, err, fail, out, replay_app, sandbox_for
@@ -65,6 +52,11 @@ from .options import (
     TournamentOption,
 )
 
+if TYPE_CHECKING:  # the rest is imported where it is used (see app.py)
+    from arena.league.api import Ladder, LocalLadder
+    from arena.sandbox import Sandbox
+    from arena.store import Match, Store, Tournament
+
 user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
 tournament_app = typer.Typer(no_args_is_help=True, help="One-off round-robin tournaments.")
 app.add_typer(bots_app, name="bots")
@@ -73,7 +65,24 @@ secret_app = typer.Typer(no_args_is_help=True, help="The secret every match's de
 app.add_typer(secret_app, name="secret")
 app.add_typer(tournament_app, name="tournament")
 
-USER_ERRORS = (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
+Errors = tuple[type[Exception], ...]
+
+
+def local_errors() -> Errors:
+    """What the local store, sandbox and ladder raise for input a person can act on."""
+    from arena.competition import ScheduleError
+    from arena.league.api import NoResult
+    from arena.sandbox import SandboxError
+    from arena.store import StoreError
+
+    return (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
+
+
+def remote_errors() -> Errors:
+    """What a server's ladder raises: its one-line errors, an archive's, a TLS file's."""
+    from arena.service.client import RemoteError
+
+    return (RemoteError, SubmissionError, ValueError)
 
 
 class _Closes(Protocol):
@@ -84,16 +93,17 @@ C = TypeVar("C", bound=_Closes)
 
 
 @contextlib.contextmanager
-def opened(open_it: Callable[[], C]) -> Iterator[C]:
+def opened(open_it: Callable[[], C], errors: Callable[[], Errors] = local_errors) -> Iterator[C]:
     """The ladder (``open_ladder``) or store (``open_store``) ``open_it`` opens, closed
-    after; every error opening or using it as one ``error:`` line."""
+    after; every one of its ``errors()`` opening or using it as one ``error:`` line."""
+    caught = errors()
     try:
         it = open_it()
-    except (StoreError, ValueError) as e:
+    except caught as e:
         fail(str(e))
     try:
         yield it
-    except (RemoteError, *USER_ERRORS) as e:
+    except caught as e:
         fail(str(e))
     finally:
         it.close()
@@ -101,6 +111,8 @@ def opened(open_it: Callable[[], C]) -> Iterator[C]:
 
 def opened_store() -> contextlib.AbstractContextManager[Store]:
     """The store, with every store / sandbox / submission error as one ``error:`` line."""
+    from arena.store import open_store
+
     return opened(open_store)
 
 
@@ -116,8 +128,9 @@ def ladder_for(
 ) -> contextlib.AbstractContextManager[Ladder]:
     """The ladder on ``server`` (host:port, over ``tls``), else the local store (its sandbox
     as ``sandbox_for`` chooses it); every error as one ``error:`` line."""
-    chosen = functools.partial(sandbox_for, sandbox, fallback=fallback)
-    return opened(lambda: open_ladder(server=server, tls=tls, sandbox=chosen))
+    if server:
+        return opened(lambda: open_ladder(server=server, tls=tls), remote_errors)
+    return local_ladder(sandbox, fallback=fallback)
 
 
 def local_ladder(
@@ -275,6 +288,10 @@ def bots_export(
     plaintext: PlaintextOption = False,
 ) -> None:
     """Write a stored version's code into a directory (through a server: your own bots')."""
+    from arena.league.api import cached_data
+    from arena.league.compare import resolve_version
+    from arena.league.stored_files import export_archive
+
     if server:
         secret = token_of(token)
         with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
@@ -319,6 +336,8 @@ def print_standings(
     """One rating column (the model's, with its 95% interval) and the model's figures
     (Weng-Lin's mu, sigma and mu - 3 sigma); with ``show_all`` the status and the sequential
     Elo beside it. ``hide_retired``: the ladder's default, its live entries."""
+    from arena.league.standings import DETAIL_LABELS, detail_keys
+
     shown = [row for row in rows if not (hide_retired and row.status == "retired")]
     hidden = len(rows) - len(shown)
     openskill = bool(rows) and rows[0].rating_model == "openskill"
@@ -359,6 +378,9 @@ def bot_command(
     plaintext: PlaintextOption = False,
 ) -> None:
     """A bot's statistics over its played matches, per version and in all, from the replays."""
+    from arena.competition.statistics import Statistics, by_bot
+    from arena.render import statistics_lines
+
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         labels = [v.label for v in ladder.versions() if v.bot == name]
         if not labels:
@@ -478,6 +500,8 @@ def replay_show(
     plaintext: PlaintextOption = False,
 ) -> None:
     """Step through a played match's game (or a validation game) in the terminal."""
+    from arena.render import deal_lines, forfeit_lines
+
     if (match_id is None) == (validation is None):
         fail("name a match (arena replay MATCH) or a version (arena replay --validation NAME@V)")
     if game not in (1, 2):
@@ -582,12 +606,14 @@ def worker_command(
     sandbox: SandboxOption = None,
     silent_after: Annotated[
         float, typer.Option(help="Requeue a running match silent this long (s).")
-    ] = WorkerConfig.silent_after_s,
+    ] = SILENT_AFTER_S,
     heartbeat: Annotated[float, typer.Option(help="Heartbeat period (s).")] = 5.0,
 ) -> None:
     """Claim queued matches and play them until stopped.
 
     On SIGINT or SIGTERM the matches in hand are finished and recorded first."""
+    from arena.league.worker import Worker, WorkerConfig
+
     try:
         setup_logging()  # its events on stderr: $ARENA_LOG_FORMAT, $ARENA_LOG_LEVEL
     except ValueError as e:
@@ -613,6 +639,8 @@ def run_with_progress(
     ladder: LocalLadder, tournament: Tournament | None, concurrency: int, sandbox: Sandbox
 ) -> None:
     """Play until nothing is left, with a progress bar over the queued and running matches."""
+    from arena.league.worker import Worker, WorkerConfig
+
     tid = tournament.id if tournament is not None else None
     left = ladder.unfinished(tournament)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -650,6 +678,8 @@ def tournament_create(
     ] = None,
 ) -> None:
     """Schedule a round-robin among the named bots' active versions."""
+    from arena.competition import FORMATS, RATING_MODELS
+
     if format not in FORMATS:
         fail(f"unknown format {format!r}: {' or '.join(FORMATS)}")
     if rating not in RATING_MODELS:
@@ -725,6 +755,9 @@ def demo(
 
     A fresh ladder, the sample bots submitted, a round-robin played in the sandbox; then the
     commands that look at it again, each naming the demo's data directory."""
+    from arena.league.submit import submit
+    from arena.league.validate import validate_until_settled
+
     samples = sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file())
     chosen = samples if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
     unknown = [b for b in chosen if b not in samples]

@@ -11,12 +11,11 @@ from typing import Annotated
 
 import typer
 
-from arena.league.api import open_ladder
+from arena.home import arena_home
+from arena.league.opening import open_ladder
 from arena.logs import setup_logging
 from arena.service.limits import ServiceLimits
-from arena.service.server import serve
 from arena.service.tls import server_credentials
-from arena.store import arena_home
 
 from .app import app, fail
 from .ladder import opened
@@ -76,6 +75,8 @@ def server_command(
     Submissions, the ladder, matches, replays, logs, status and comparisons, on the store
     named by ARENA_DATABASE_URL. It plays no game (a submission's validation game is the
     workers'), so it needs neither a sandbox nor a Docker engine."""
+    from arena.service.server import serve
+
     try:
         setup_logging()
         limits = ServiceLimits(

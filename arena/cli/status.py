@@ -9,8 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.league.worker import WorkerConfig
-from arena.read_model import MatchStatus, Status
+from arena.read_model import SILENT_AFTER_S, MatchStatus, Status
 from arena.service.tls import ClientTls
 
 from .app import app, cells, fail, out
@@ -25,7 +24,7 @@ def status_command(
     as_json: Annotated[bool, typer.Option("--json", help="JSON: one object.")] = False,
     silent_after: Annotated[
         float, typer.Option(help="A worker not heard from for this long (s) is silent.")
-    ] = WorkerConfig.silent_after_s,
+    ] = SILENT_AFTER_S,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,

@@ -23,8 +23,8 @@ def web_command(
 ) -> None:
     """Serve the ladder, the bots, the matches and a replay viewer over HTTP, read-only, on
     the store named by ARENA_DATABASE_URL (default: SQLite in $ARENA_HOME). Runs until
-    SIGINT or SIGTERM."""
-    from arena.league.api import open_ladder  # the web's imports only when serving
+    SIGINT or SIGTERM (exit status 130 or 143: 128 + the signal, as a shell reports it)."""
+    from arena.league.opening import open_ladder  # the web's imports only when serving
     from arena.logs import setup_logging
     from arena.store import StoreError
     from arena.web import create_app
@@ -46,10 +46,19 @@ def web_command(
         sock.close()
         fail(str(e))
     try:
-        out.print(f"serving the arena at {url_of(sock)}", markup=False)
-        serve(create_app(ladder, failed_sign_ins_per_hour=failed_sign_ins_per_hour), sock)
+        said = f"serving the arena at {url_of(sock)}"
+        app = create_app(ladder, failed_sign_ins_per_hour=failed_sign_ins_per_hour)
+        stopped_by = serve(app, sock, lambda: out.print(said, markup=False))
     finally:
         ladder.close()
+    _exit_for(stopped_by)
+
+
+def _exit_for(signal: int | None) -> None:
+    """A server stopped by a signal exits 128 + its number, however the signal was sent
+    (a terminal's Ctrl-C, kill, docker stop) and whatever the process inherited for it."""
+    if signal is not None:
+        raise typer.Exit(128 + signal)
 
 
 def _listening(listen: str) -> socket.socket:
@@ -80,8 +89,8 @@ def replay_view(file: ReplayFileArgument, listen: ListenOption = "127.0.0.1:8000
     except ReplayFileError as e:
         fail(str(e))
     sock = _listening(listen)
-    out.print(f"serving {file.name} at {url_of(sock)}", markup=False)
-    serve(create_file_app(file, replay), sock)
+    said = f"serving {file.name} at {url_of(sock)}"
+    _exit_for(serve(create_file_app(file, replay), sock, lambda: out.print(said, markup=False)))
 
 
 @replay_app.command("html")

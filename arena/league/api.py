@@ -1,7 +1,7 @@
 """The ladder's operations as users see them, over one store: what ``arena`` runs locally
 and what ``arena server`` serves. ``arena.service.client.RemoteLadder`` has the same methods
 over gRPC, so each CLI command is written once and prints the same either way;
-``open_ladder`` opens the one or the other, for every front end.
+``open_ladder`` (``opening.py``) opens the one or the other, for every front end.
 
 Errors are the store's (``StoreError`` and its kinds), ``SubmissionError``,
 ``SandboxError``, ``ScheduleError`` and ``NoResult``: each one line a person can act on.
@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, overload
+from typing import Protocol
 
 from arena.competition import Format
 from arena.competition.pairs import seat_in
@@ -45,7 +45,6 @@ from arena.store import (
     Validation,
     VersionStatus,
     arena_home,
-    open_store,
 )
 
 from .compare import compare_queued, resolve_version
@@ -56,9 +55,6 @@ from .stored_files import StoredFiles
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
-
-if TYPE_CHECKING:
-    from arena.service.tls import ClientTls
 
 
 class NoResult(Exception):
@@ -126,48 +122,6 @@ class Ladder(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-@overload
-def open_ladder(
-    url: str | None = None,
-    *,
-    server: None = None,
-    tls: ClientTls | None = None,
-    sandbox: Callable[[], Sandbox] | None = None,
-) -> LocalLadder: ...
-@overload
-def open_ladder(
-    url: str | None = None,
-    *,
-    server: str | None,
-    tls: ClientTls | None = None,
-    sandbox: Callable[[], Sandbox] | None = None,
-) -> Ladder: ...
-def open_ladder(
-    url: str | None = None,
-    *,
-    server: str | None = None,
-    tls: ClientTls | None = None,
-    sandbox: Callable[[], Sandbox] | None = None,
-) -> Ladder:
-    """The one way to open a ladder, for every front end. With ``server`` (HOST:PORT), the
-    ladder it serves, over ``tls`` (default: TLS, trusting the system's roots);
-    ``ValueError`` if a TLS file cannot be read. Else the ladder on this machine's store at
-    ``url`` (default: ``ARENA_DATABASE_URL``, else SQLite in ``$ARENA_HOME``), its bot code
-    cached under ``$ARENA_HOME``: a submission's validation game is played at once in
-    ``sandbox()`` when given (``arena submit``), else queued for the workers (``arena
-    server``, the web); ``StoreError`` if the store cannot be opened. The caller closes it.
-    ``$ARENA_SERVER`` is the CLI's default for ``--server``, not read here: the web and the
-    server always serve their own store."""
-    if server:
-        # gRPC's client only for a server, and the store only without one.
-        from arena.service.client import RemoteLadder
-        from arena.service.tls import ClientTls
-
-        return RemoteLadder(server, tls or ClientTls())
-    store = open_store(url)
-    return LocalLadder(store, cached_data(store), sandbox)
 
 
 def cached_data(store: Store) -> StoredFiles:

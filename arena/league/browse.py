@@ -17,12 +17,11 @@ from arena.competition.pairs import first_game_seat
 from arena.competition.statistics import Statistics
 from arena.engine.replay import Replay
 from arena.inert import inert_tree
-from arena.read_model import MatchRow, Standing, VersionRow
+from arena.read_model import LADDER, MatchRow, Standing, VersionRow
 from arena.store import Match, MatchStatus
 from arena.store.tallies import opponent_versions
 
 from .api import LocalLadder, match_row
-from .submit import LADDER
 
 PAGE_SIZE = 50
 

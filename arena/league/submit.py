@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena import submission
 from arena.competition import grow
+from arena.read_model import LADDER
 from arena.store import (
     BotVersion,
     MatchSpec,
@@ -27,8 +28,6 @@ from arena.store import (
 
 from .seed_keys import seed_key
 from .stored_files import code_key
-
-LADDER = "ladder"  # the open-ended tournament every active version joins
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.competition import Format, round_robin
+from arena.read_model import LADDER
 from arena.store import (
     MatchSpec,
     MatchStatus,
@@ -17,7 +18,6 @@ from arena.store import (
 )
 
 from .seed_keys import seed_key
-from .submit import LADDER
 
 
 def find_tournament(store: Store, name: str) -> Tournament:

@@ -37,6 +37,7 @@ from typing import Any
 
 from arena.limits import stored_limits
 from arena.play import TablePipeline
+from arena.read_model import SILENT_AFTER_S
 from arena.sandbox import Sandbox
 from arena.store import Match, Store
 
@@ -53,7 +54,7 @@ log = logging.getLogger("arena.worker")
 class WorkerConfig:
     concurrency: int = 1
     heartbeat_s: float = 5.0
-    silent_after_s: float = 60.0  # a running match with no heartbeat for this long is requeued
+    silent_after_s: float = SILENT_AFTER_S  # a running match silent this long is requeued
     poll_s: float = 0.5  # how often an idle slot looks for work
     # Bots started ahead wait a random time up to this (and to half a game) first, so that
     # workers started together don't start their next bots in the same moment every game.

@@ -10,8 +10,10 @@ from __future__ import annotations
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import grpc
+if TYPE_CHECKING:
+    import grpc  # imported where a channel or credentials are made: ClientTls alone is light
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ def _read(path: Path, what: str) -> bytes:
 
 
 def server_credentials(cert: Path, key: Path) -> grpc.ServerCredentials:
+    import grpc
+
     return grpc.ssl_server_credentials([(_read(key, "TLS key"), _read(cert, "TLS certificate"))])
 
 
@@ -43,6 +47,8 @@ def system_roots() -> bytes | None:
 
 
 def client_channel(address: str, tls: ClientTls) -> grpc.Channel:
+    import grpc
+
     if tls.plaintext:
         return grpc.insecure_channel(address)
     roots = _read(tls.ca, "TLS CA file") if tls.ca else system_roots()

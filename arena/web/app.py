@@ -30,8 +30,8 @@ from arena.inert import inert, inert_bytes, inert_tree
 from arena.league.api import LocalLadder, NoResult
 from arena.league.browse import StandingsCache, bot_profile, match_detail, match_page
 from arena.league.standings import detail_keys
-from arena.league.submit import LADDER
 from arena.rate_limit import LimitReached, RateLimit
+from arena.read_model import LADDER
 from arena.store import AuthError, Forbidden, NotFound, StoreError, User
 
 from .charts import interval_axis, rating_chart

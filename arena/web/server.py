@@ -3,7 +3,9 @@ can say which port it got before the first request."""
 
 from __future__ import annotations
 
+import signal
 import socket
+from collections.abc import Callable
 
 import uvicorn
 from fastapi import FastAPI
@@ -39,6 +41,31 @@ def make_server(app: FastAPI) -> uvicorn.Server:
     return uvicorn.Server(config)
 
 
-def serve(app: FastAPI, sock: socket.socket) -> None:
-    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM (uvicorn's own handlers)."""
-    make_server(app).run(sockets=[sock])
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+
+
+def serve(
+    app: FastAPI, sock: socket.socket, ready: Callable[[], None] = lambda: None
+) -> int | None:
+    """Serve ``app`` on ``sock`` until SIGINT or SIGTERM; the signal that stopped it.
+    ``ready()`` is called (to say where it serves) once either would stop it.
+
+    Whatever the process inherited for them: a shell's background job starts with SIGINT
+    ignored, and Python's own handler would turn it into KeyboardInterrupt. uvicorn handles
+    both while it serves, then raises the one it got again under the handler it found: this
+    one, which notes it (and stops a server not yet serving)."""
+    server = make_server(app)
+    stopped_by: list[int] = []
+
+    def stop(sig: int, _: object) -> None:
+        stopped_by.append(sig)
+        server.should_exit = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in STOPPING}
+    try:
+        ready()
+        server.run(sockets=[sock])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return stopped_by[0] if stopped_by else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import urllib.request
@@ -55,8 +56,16 @@ def test_the_demo_s_next_commands_work_as_printed(tmp_path: Path) -> None:
     assert outputs["arena bot random"].startswith("random, all versions: 4 seat-games")
     assert outputs["arena replay 1"].startswith("match 1 · game 1 · seed ")
 
-    # The web, as printed but on a free port (8000 may be another's on a shared machine).
-    web = shell(printed[-1] + " --listen 127.0.0.1:0", env)
+    # The web, as printed but on a free port (8000 may be another's on a shared machine), and
+    # started from its words, not through a shell: whether bash runs it in its place (then
+    # SIGINT reaches it) or as a child (then SIGINT stops at bash) is bash's choice.
+    assignment, *command = shlex.split(printed[-1] + " --listen 127.0.0.1:0")
+    name, _, value = assignment.partition("=")
+    assert name == "ARENA_HOME" and command[0] == "arena"
+    web = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8",
+        env=env | {name: value},
+    )  # fmt: skip
     try:
         assert web.stdout is not None
         found = re.fullmatch(r"serving the arena at (http://\S+/)\n", web.stdout.readline())
@@ -67,7 +76,7 @@ def test_the_demo_s_next_commands_work_as_printed(tmp_path: Path) -> None:
     finally:
         web.send_signal(signal.SIGINT)
         web.wait(timeout=30)
-    assert web.returncode == 130  # stopped by Ctrl-C, as a shell reports it (128 + SIGINT)
+    assert web.returncode == 130  # stopped by Ctrl-C: 128 + SIGINT, as a shell reports it
 
 
 def test_the_demo_refuses_an_unknown_bot(tmp_path: Path) -> None:

@@ -140,6 +140,7 @@ def test_the_llr_depends_on_the_counts_only(stream: list[float], rng: random.Ran
     assert first.summary() == second.summary()
 
 
+@pytest.mark.slow  # thousands of simulated pairs
 def test_seeded_streams_decide_right() -> None:
     """A clearly stronger A (60 % of pairs) passes H1; an equal one (no edge) H0."""
     rng = random.Random(11)
@@ -161,6 +162,7 @@ def test_close_to_the_normal_approximation_where_that_holds() -> None:
     assert llr(PAIR, counts, s0, s1) == pytest.approx(approx, rel=0.02)
 
 
+@pytest.mark.slow  # a numerical fit for each of hypothesis's examples
 @given(
     counts=st.lists(st.integers(0, 50), min_size=5, max_size=5).filter(lambda c: sum(c) > 0),
     elo=st.floats(-300, 300),

@@ -357,6 +357,7 @@ def test_the_observation_fields_are_all_checked_for_leaks() -> None:
     assert fields == OBSERVATION_CARD_FIELDS | OBSERVATION_OTHER_FIELDS
 
 
+@pytest.mark.slow  # every state of many whole games: most of the fast tier's time
 @settings(max_examples=50, deadline=None)
 @given(seed=SEEDS, choices=CHOICES, pass_bias=PASS_BIAS)
 def test_an_observation_never_shows_another_players_cards(
@@ -376,6 +377,7 @@ def check_legal(state: GameState, rng: random.Random) -> None:
         )
 
 
+@pytest.mark.slow  # every state of many whole games: most of the fast tier's time
 @settings(max_examples=150, deadline=None)
 @given(seed=SEEDS, choices=CHOICES, pass_bias=PASS_BIAS, max_redeals=MAX_REDEALS)
 def test_the_offered_actions_are_exactly_the_legal_ones(
@@ -418,6 +420,7 @@ def check_actions(state: GameState, rng: random.Random) -> None:
         assert snapshot(state) == before
 
 
+@pytest.mark.slow  # every state of many whole games: most of the fast tier's time
 @settings(max_examples=25, deadline=None)
 @given(seed=SEEDS, choices=CHOICES, pass_bias=PASS_BIAS)
 def test_illegal_actions_raise_and_leave_the_state_unchanged(

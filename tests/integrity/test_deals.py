@@ -18,8 +18,8 @@ from sqlmodel import Session, col, select
 
 from arena.competition.schedule import match_seeds
 from arena.engine.cards import DECK_SIZE
-from arena.league.api import open_ladder
 from arena.league.browse import match_detail
+from arena.league.opening import open_ladder
 from arena.league.seed_keys import key_under
 from arena.store import Store
 from arena.store.models import DealSecret

@@ -14,8 +14,8 @@ import pytest
 from arena.competition import states_after
 from arena.competition.elo_ratings import Z95
 from arena.competition.weng_lin import WengLin
-from arena.league.api import open_ladder
 from arena.league.apply_ratings import done_results
+from arena.league.opening import open_ladder
 from arena.read_model import Standing
 from arena.service.convert import standing_message, standing_row
 from arena.store import RatingModelName

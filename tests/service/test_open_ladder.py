@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.api import open_ladder
+from arena.league.opening import open_ladder
 from arena.service.tls import ClientTls
 
 from .conftest import SAMPLE, Service

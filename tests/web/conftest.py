@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from arena.league.api import open_ladder
+from arena.league.opening import open_ladder
 from arena.web import bound_socket, create_app
 from arena.web.server import make_server, url_of
 from tests.league.conftest import Arena, bot_copy, make_arena

@@ -14,7 +14,7 @@ from urllib.parse import quote, urlencode, urlsplit
 import pytest
 from fastapi.routing import APIRoute
 
-from arena.league.api import open_ladder
+from arena.league.opening import open_ladder
 from arena.web import bound_socket, create_app
 from arena.web.server import make_server, url_of
 from tests.web.conftest import HOSTILE_REASON, Site

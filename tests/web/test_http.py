@@ -284,6 +284,41 @@ def test_arena_web_serves_and_says_where(site: Site) -> None:
 
 
 @pytest.mark.parametrize(
+    ("sent", "inherited", "status"),
+    [
+        (signal.SIGINT, signal.SIG_DFL, 130),
+        (signal.SIGINT, signal.SIG_IGN, 130),  # as a shell's background job starts
+        (signal.SIGTERM, signal.SIG_DFL, 143),
+    ],
+    ids=["SIGINT", "SIGINT-inherited-ignored", "SIGTERM"],
+)
+def test_arena_web_exits_128_plus_the_signal_that_stopped_it(
+    sqlite_arena: Arena, sent: signal.Signals, inherited: signal.Handlers, status: int
+) -> None:
+    """Sent as soon as it says where it serves, whatever the process inherited for it."""
+    previous = signal.signal(signal.SIGINT, inherited)  # the child keeps an ignored signal
+    try:
+        proc = subprocess.Popen(
+            [str(arena_executable()), "web", "--listen", "127.0.0.1:0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            encoding="utf-8",
+            env={**os.environ, **sqlite_arena.env()},
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("serving the arena at "), proc.stderr and proc.stderr.read()
+        proc.send_signal(sent)
+        assert proc.wait(timeout=60) == status
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
+@pytest.mark.parametrize(
     ("listen", "message"),
     [
         ("8000", "error: --listen '8000': expected HOST:PORT, e.g. 127.0.0.1:8000"),

@@ -11,7 +11,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from arena.league.api import open_ladder
+from arena.league.opening import open_ladder
 from tests.web.conftest import Site
 
 _names = itertools.count()
