@@ -18,7 +18,6 @@ load (``uptime``) before and after, and last ``ratio=<runsc games/h / runc games
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -27,14 +26,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import grpc
+from match import table_hello  # greeted in turn, as the referee greets (bench/match.py)
 
 from arena.bot_specs import BotSpec
 from arena.engine import Rules
 from arena.limits import Limits
-from arena.play import GameSettings, play_many, start_table
-from arena.referee import BotFault, RemotePlayer
-from arena.sandbox import SandboxError, dial_path
+from arena.play import GameSettings, play_many
+from arena.referee import BotFault
+from arena.sandbox import SandboxError
 from arena.sandbox.docker import DockerSandbox
 from arena.sandbox.image import image_tag
 
@@ -45,31 +44,6 @@ LIMITS = Limits(startup_ms=60_000)  # a bench measures; it does not referee
 
 class BenchError(RuntimeError):
     pass
-
-
-def table_hello(sandbox: DockerSandbox, bots: Sequence[BotSpec], rules: Rules) -> float:
-    """Seconds from ``start_table`` until all four bots answered Hello."""
-    start = time.perf_counter()
-    table = start_table(bots, sandbox, LIMITS)
-    channels, sockets = [], []
-    try:
-        for seat, running in enumerate(table.running):
-            deadline = running.started_at + LIMITS.startup_ms / 1000
-            sockets.append(running.open_socket(deadline))
-            channel = grpc.insecure_channel(f"unix:{dial_path(sockets[-1])}")
-            channels.append(channel)
-            player = RemotePlayer(
-                seat, channel, LIMITS, bots[seat].label, running.died, running.freeze, running.thaw
-            )
-            player.hello(seat, rules, deadline)
-        return time.perf_counter() - start
-    finally:
-        table.stop()
-        for channel in channels:
-            channel.close()
-        for fd in sockets:
-            os.close(fd)
-        table.scratch.cleanup()
 
 
 def games(
@@ -120,11 +94,11 @@ def main(argv: list[str] | None = None) -> int:
             (bot_dir / "bot.py").write_text(TRIVIAL_BOT)
             bots = [BotSpec("first-legal", bot_dir)] * 4
             for runtime in RUNTIMES:  # warm-up, untimed
-                table_hello(sandboxes[runtime], bots, rules)
+                table_hello(sandboxes[runtime], bots, rules, LIMITS)
             for rnd in range(args.rounds):
                 for runtime in RUNTIMES if rnd % 2 == 0 else RUNTIMES[::-1]:
                     sandbox, mine = sandboxes[runtime], figures[runtime]
-                    mine["table"].append(table_hello(sandbox, bots, rules))
+                    mine["table"].append(table_hello(sandbox, bots, rules, LIMITS))
                     seeds = [rnd * args.games + i for i in range(args.games)]
                     per_hour, decision_ms = games(sandbox, bots, seeds, rules)
                     mine["games_h"].append(per_hour)

@@ -74,6 +74,17 @@ BENCHES = [
         marks=(pytest.mark.postgres,),
     ),
     Bench(
+        "runtime.py",
+        ("--games", "1", "--rounds", "1"),
+        r"ratio=\d+\.\d+",
+        marks=(pytest.mark.docker,),
+    ),
+    Bench(
+        "think_channel.py",
+        ("--paces", "0", "--concurrency", "1"),
+        r"load [\d.]+-[\d.]+ \(1-minute averages through the run\)",
+    ),
+    Bench(
         "web.py",
         ("--bots", "4", "--results", "20", "--requests", "2", "--rounds", "1"),
         r"chromium: one step [\d.]+ ms .*",
