@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arena.crashpoint import crash_point
 from arena.limits import Limits
 from arena.play import TablePipeline
 from arena.sandbox import Sandbox
@@ -309,7 +310,9 @@ class Worker:
         finally:
             claimed.stop_heartbeat()
         seconds = _since(start)
+        crash_point("match_played")
         if self.store.finish(match.id, worker_id, result, lease=match.lease):
+            crash_point("match_finished")
             with self._count_lock:
                 self.matches_done += 1
                 self._unreported += 1
@@ -320,6 +323,7 @@ class Worker:
                 forfeit=result.forfeit.reason if result.forfeit else None,
             )  # fmt: skip
             update_ratings(self.store, match.tournament_id)
+            crash_point("match_rated")
             self.listener("done", self.store.match(match.id))
         else:  # reaped meanwhile: someone else plays it
             _event(

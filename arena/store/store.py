@@ -7,6 +7,7 @@ from .blobs import Blobs
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
 from .secrets import DealSecrets
+from .settling import Settled, Settling
 from .tallies import Tallies
 from .tokens import Tokens, token_hash
 from .tournaments import Tournaments
@@ -20,14 +21,26 @@ __all__ = [
     "MatchResult",
     "MatchSpec",
     "RatingStep",
+    "Settled",
     "Store",
     "token_hash",
 ]
 
 
 class Store(
-    Accounts, Tokens, Tournaments, Blobs, Queue, Validations, Ratings, Tallies, Workers, DealSecrets
+    Accounts,
+    Tokens,
+    Tournaments,
+    Blobs,
+    Queue,
+    Validations,
+    Settling,
+    Ratings,
+    Tallies,
+    Workers,
+    DealSecrets,
 ):
     """Users and their tokens, bots, tournaments, stored files, the match queue, the
-    validation queue, ratings, versions' tallies, workers and the deal secret; open it with
-    ``arena.store.open_store``. Each method is one transaction."""
+    validation queue, versions settled onto the ladder, ratings, versions' tallies, workers
+    and the deal secret; open it with ``arena.store.open_store``. Each method is one
+    transaction."""
