@@ -75,7 +75,7 @@ class Settling(StoreBase):
             session.flush()
             crash_point("settle_activated")
             assert tournament.id is not None
-            others = [v for v in _entries(session, by_name=True) if v != version_id]
+            others = [v for v in entries_of(session, by_name=True) if v != version_id]
             specs = schedule(tournament, others, version_id, _length(session, tournament.id))
             append_matches(session, tournament.id, specs)
             crash_point("settle_scheduled")
@@ -85,41 +85,21 @@ class Settling(StoreBase):
 
     def repair_ladder(self, ladder: str, missing: Missing) -> int:
         """Queue the matches ``missing`` finds the ladder lacking, in one transaction with
-        the ladder locked; how many. Nothing when there is no ladder."""
+        the ladder locked (made if need be); how many."""
 
         def repair(session: Session) -> int:
-            query = select(Tournament).where(Tournament.name == ladder).with_for_update()
-            tournament = session.exec(query).first()
-            if tournament is None or tournament.id is None:
-                return 0
-            entries = sorted(_entries(session, by_name=False))
+            entries = sorted(entries_of(session, by_name=False))
+            query = select(Tournament).where(Tournament.name == ladder)
+            if len(entries) < 2 and session.exec(query).first() is None:
+                return 0  # nothing to schedule: no ladder made for it
+            tournament = _ladder(session, ladder)
+            assert tournament.id is not None
             counts = pair_counts(session, tournament.id, entries)
             specs = missing(tournament, entries, counts, _length(session, tournament.id))
             append_matches(session, tournament.id, specs)
             return len(specs)
 
         return self._retrying(repair)
-
-    def ladder_pair_counts(
-        self, tournament_id: int
-    ) -> tuple[list[int], dict[tuple[int, int], int]]:
-        """The ladder's entries (the newest active version of each bot) in version order, and
-        the non-cancelled matches between each two of them, by (seat 0's, seat 1's)."""
-        with self._session() as session:
-            entries = sorted(_entries(session, by_name=False))
-            return entries, pair_counts(session, tournament_id, entries)
-
-    def active_versions_per_bot(self) -> dict[int, list[int]]:
-        """The bots with more than one active version, and those versions' ids."""
-        with self._session() as session:
-            query = select(col(BotVersion.bot_id), col(BotVersion.id)).where(
-                BotVersion.status == VersionStatus.ACTIVE
-            )
-            found: dict[int, list[int]] = {}
-            for bot_id, version_id in session.exec(query):
-                if version_id is not None:
-                    found.setdefault(bot_id, []).append(version_id)
-        return {b: sorted(v) for b, v in found.items() if len(v) > 1}
 
     def retire_all_but_newest(self, bot_id: int) -> list[int]:
         """Retire every active version of the bot but its newest (its queued matches
@@ -159,7 +139,7 @@ def _retire(session: Session, old: BotVersion, by: int) -> None:
     session.connection().execute(cancel_statement(version_id=old.id))
 
 
-def _entries(session: Session, *, by_name: bool) -> list[int]:
+def entries_of(session: Session, *, by_name: bool) -> list[int]:
     """The newest active version of every bot (by bot name, or as stored)."""
     query = select(col(BotVersion.id)).join(*_newest_active())
     if by_name:

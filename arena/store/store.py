@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .accounts import Accounts, Entry
 from .blobs import Blobs
+from .invariants import Invariants
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
 from .secrets import DealSecrets
@@ -35,12 +36,13 @@ class Store(
     Queue,
     Validations,
     Settling,
+    Invariants,
     Ratings,
     Tallies,
     Workers,
     DealSecrets,
 ):
     """Users and their tokens, bots, tournaments, stored files, the match queue, the
-    validation queue, versions settled onto the ladder, ratings, versions' tallies, workers
-    and the deal secret; open it with ``arena.store.open_store``. Each method is one
-    transaction."""
+    validation queue, versions settled onto the ladder, the checks of its invariants,
+    ratings, versions' tallies, workers and the deal secret; open it with
+    ``arena.store.open_store``. Each method is one transaction."""
