@@ -31,9 +31,18 @@ from tests.store.conftest import postgres_schema_url
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots" / "random"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
+# Every step on PostgreSQL (the service's database); on SQLite the steps inside a
+# transaction, whose rollback at a killed process is the backend's own (each run is some
+# 20 s on a loaded 2-core machine, most of it starting processes).
+IN_TRANSACTION = ("settle_retired", "settle_activated", "settle_scheduled", "match_recorded")
+RUNS = [
+    *(pytest.param("postgres", step, marks=pytest.mark.postgres) for step in STEPS),
+    *(pytest.param("sqlite", step) for step in IN_TRANSACTION),
+]
+
+
+def database(kind: str, tmp_path: Path) -> Iterator[str]:
+    if kind == "sqlite":
         yield f"sqlite:///{tmp_path / 'arena.db'}"
     else:
         yield from postgres_schema_url()
@@ -78,7 +87,12 @@ def kinds(store: Store) -> set[str]:
     return {p.kind for p in problems(store, silent_after=60.0)}
 
 
-@pytest.mark.parametrize("step", STEPS)
+@pytest.fixture
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database(request.param, tmp_path)
+
+
+@pytest.mark.parametrize(("db_url", "step"), RUNS, indirect=["db_url"])
 def test_a_worker_killed_at_any_step_leaves_the_ladder_whole(
     step: str, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -103,11 +117,9 @@ def test_a_worker_killed_at_any_step_leaves_the_ladder_whole(
 
     finished = run_arena("worker", "--until-idle", "--silent-after", 2, timeout=300)
     assert finished.returncode == 0, finished.stderr
-    doctor = run_arena("doctor")
-    assert (doctor.returncode, doctor.stdout) == (0, "invariants: ok\n"), doctor.stdout
-
     store = open_store(db_url)
     try:
+        assert problems(store, silent_after=60.0) == []  # arena doctor's check, in process
         (a1, a2), (b1,) = (store.versions(n) for n in ("a", "b"))
         assert (a1.status, a2.status, b1.status) == ("retired", "active", "active")
         assert store.validation(a2.id or 0).status == MatchStatus.DONE
