@@ -12,6 +12,7 @@ by reading the store directly.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -172,6 +173,8 @@ def test_doctor_repairs_what_an_older_release_left(
         " (arena doctor --repair mends it)"
     ]
     assert "broken: missing_matches: ladder: c v1" in run_arena("status").stdout
+    (problem,) = json.loads(run_arena("status", "--json").stdout)["problems"]
+    assert (problem["kind"], problem["repairable"]) == ("missing_matches", True)
 
     mended = run_arena("doctor", "--repair")
     assert mended.returncode == 0, mended.stdout
