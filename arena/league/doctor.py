@@ -88,7 +88,7 @@ def problems(store: Store, silent_after: float, now: float | None = None) -> lis
         )
     for tournament in store.tournaments():
         assert tournament.id is not None
-        ready = store.unrated_ready(tournament.id, store.rated_through(tournament.id))
+        ready = store.unrated_ready(tournament.id)
         if ready:
             found.append(
                 Problem(
@@ -122,6 +122,8 @@ def repair(store: Store, silent_after: float) -> list[str]:
         done.append(f"ladder: {scheduled} missing matches scheduled")
     for tournament in store.tournaments():
         assert tournament.id is not None
+        if not store.unrated_ready(tournament.id):
+            continue  # the cheap check first: rating reads the whole schedule
         rated = update_ratings(store, tournament.id)
         if rated:
             done.append(f"tournament {tournament.name}: {rated} finished matches rated")

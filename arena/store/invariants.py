@@ -12,7 +12,7 @@ from sqlmodel import col, select
 from arena.read_model import MatchStatus, VersionStatus
 
 from .base import StoreBase
-from .models import BotVersion, Match, Validation
+from .models import BotVersion, Match, RatingChange, Validation
 from .settling import PairCounts, entries_of, pair_counts
 
 UNFINISHED = (MatchStatus.QUEUED, MatchStatus.RUNNING)
@@ -77,10 +77,16 @@ class Invariants(StoreBase):
         with self._session() as session:
             return list(session.exec(query))
 
-    def unrated_ready(self, tournament_id: int, rated_through: int) -> int:
-        """How many done matches after ``rated_through`` have nothing unfinished before them:
-        ratable, not yet rated (two index lookups, however long the schedule)."""
+    def unrated_ready(self, tournament_id: int) -> int:
+        """How many done matches after the last one rated have nothing unfinished before
+        them: ratable, not yet rated (three index lookups, however long the schedule)."""
         with self._session() as session:
+            last = session.exec(
+                select(func.max(RatingChange.schedule_index)).where(
+                    RatingChange.tournament_id == tournament_id
+                )
+            ).one()
+            rated_through = -1 if last is None else last
             first_open = session.exec(
                 select(func.min(Match.schedule_index)).where(
                     Match.tournament_id == tournament_id,
