@@ -106,11 +106,11 @@ def test_retiring_a_bot_cancels_its_queued_matches_and_a_schedule_comes_whole(
         MatchSpec(1, ((shark.id, shark.id), (eel.id, eel.id))),
         MatchSpec(2, ((eel.id, eel.id), (ray.id, ray.id))),
     ]
-    cup = store.create_tournament("cup", seed=0, matches=specs)
+    cup = store.create_tournament("cup", seed=0, schedule=lambda t: specs)
     assert cup.id is not None
     assert [m.status for m in store.matches(cup.id)] == [MatchStatus.QUEUED] * 2
     with pytest.raises(NameTaken):  # refused whole: no second schedule under the name
-        store.create_tournament("cup", seed=0, matches=specs)
+        store.create_tournament("cup", seed=0, schedule=lambda t: specs)
     store.retire(ann, "shark")
     statuses = [m.status for m in store.matches(cup.id)]
     assert statuses == [MatchStatus.CANCELLED, MatchStatus.QUEUED]

@@ -21,7 +21,7 @@ def scheduled(store: Store, matches: int) -> Tournament:
     a, b = (store.add_version(user, f"b{i}", f"{i:064x}", f"code/{i}", b"x").id for i in (7, 8))
     assert a is not None and b is not None
     specs = [MatchSpec(seed=i, teams=((a, a), (b, b))) for i in range(matches)]
-    return store.create_tournament("t", seed=7, matches=specs)
+    return store.create_tournament("t", seed=7, schedule=lambda t: specs)
 
 
 def test_several_active_versions_keep_the_newest(store: Store) -> None:
