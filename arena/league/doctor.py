@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 
 from arena.competition import grow
+from arena.inert import inert
 from arena.read_model import Problem, TournamentFormat
 from arena.store import MatchSpec, NotFound, Store, Tournament
 
@@ -42,48 +43,41 @@ def problems(store: Store, silent_after: float, now: float | None = None) -> lis
     for bot_id, versions in sorted(store.bots_with_several_active().items()):
         named = ", ".join(labels(v) for v in versions)
         bot = store.bot_by_id(bot_id).name
-        found.append(
-            Problem(
-                "several_active", f"bot {bot} has {len(versions)} active versions: {named}", True
-            )
-        )
+        detail = f"bot {bot} has {len(versions)} active versions: {named}"
+        found.append(_problem("several_active", detail))
     ladder = _ladder(store)
     if ladder is None or ladder.format == TournamentFormat.PAIRS:
         for version, others in _missing(store, ladder):
             lacking = ", ".join(labels(o) for o in others)
             found.append(
-                Problem(
+                _problem(
                     "missing_matches",
                     f"ladder: {labels(version)} has no match scheduled against {lacking}",
-                    True,
                 )
             )
     for match in store.silent_matches(silent_after, now):
         silent = now - (match.heartbeat_at or 0)
         found.append(
-            Problem(
+            _problem(
                 "silent_match",
                 f"match {match.id} (index {match.schedule_index}) is running on"
                 f" {match.worker_id}, silent for {silent:.0f} s (limit {silent_after:g} s)",
-                True,
             )
         )
     for validation in store.silent_validations(silent_after, now):
         silent = now - (validation.heartbeat_at or 0)
         found.append(
-            Problem(
+            _problem(
                 "silent_validation",
                 f"the validation of {labels(validation.version_id)} is running on"
                 f" {validation.worker_id}, silent for {silent:.0f} s (limit {silent_after:g} s)",
-                True,
             )
         )
     for version_id in store.validated_but_pending():
         found.append(
-            Problem(
+            _problem(
                 "validated_pending",
                 f"{labels(version_id)}: its validation game is done, yet it is still pending",
-                True,
             )
         )
     for tournament in store.tournaments():
@@ -91,11 +85,10 @@ def problems(store: Store, silent_after: float, now: float | None = None) -> lis
         ready = store.unrated_ready(tournament.id)
         if ready:
             found.append(
-                Problem(
+                _problem(
                     "unrated",
                     f"tournament {tournament.name}: {ready} finished matches ready to rate"
                     " are not rated",
-                    True,
                 )
             )
     return found
@@ -172,6 +165,12 @@ def _missing(store: Store, ladder: Tournament | None) -> list[tuple[int, list[in
         if lacking:
             out.append((new, lacking))
     return out
+
+
+def _problem(kind: str, detail: str) -> Problem:
+    """Every problem found so far is one ``repair`` mends; bots' names in it made inert for
+    every page, terminal and JSON that shows it."""
+    return Problem(kind, inert(detail), repairable=True)
 
 
 def _ladder(store: Store) -> Tournament | None:
