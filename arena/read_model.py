@@ -196,6 +196,16 @@ SILENT_AFTER_S = 60.0  # the default: a running match or worker not heard from t
 
 
 @dataclass(frozen=True)
+class Problem:
+    """A broken invariant of the ladder (``arena.league.doctor``): what kind, in words, and
+    whether ``arena doctor --repair`` mends it."""
+
+    kind: str  # missing_matches, several_active, silent_match, silent_validation, ...
+    detail: str
+    repairable: bool
+
+
+@dataclass(frozen=True)
 class Status:
     """What the platform is doing at ``now``. Times are seconds since the epoch, as the
     store keeps them, so "how long ago" is measured on the clock that wrote the heartbeats,
@@ -207,6 +217,7 @@ class Status:
     running: tuple[RunningMatch, ...]  # by tournament, then schedule index
     tournaments: tuple[TournamentCounts, ...]  # by tournament id
     workers: tuple[WorkerInfo, ...]  # the most recently heard from first
+    problems: tuple[Problem, ...] = ()  # broken invariants; none: all is well
 
     def total(self, status: MatchStatus) -> int:
         """Matches with this status, every tournament."""
@@ -222,7 +233,7 @@ class Status:
         data = asdict(self)
         for row in data["running"]:
             row["seats"], row["teams"] = list(row["seats"]), list(row["teams"])
-        for key in ("running", "tournaments", "workers"):
+        for key in ("running", "tournaments", "workers", "problems"):
             data[key] = list(data[key])
         return data
 
@@ -239,6 +250,7 @@ class Status:
             ),
             tournaments=tuple(TournamentCounts(**row) for row in data["tournaments"]),
             workers=tuple(WorkerInfo(**row) for row in data["workers"]),
+            problems=tuple(Problem(**row) for row in data.get("problems", [])),  # older servers
         )
 
 

@@ -1,5 +1,6 @@
 """``arena status``: the queue, the matches being played, the workers and when each was last
-heard from."""
+heard from, and the ladder's broken invariants; ``arena doctor``: those alone, mended with
+``--repair``."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.read_model import SILENT_AFTER_S, MatchStatus, Status
+from arena.inert import inert
+from arena.read_model import SILENT_AFTER_S, MatchStatus, Problem, Status
 from arena.service.tls import ClientTls
 
 from .app import app, cells, fail, out
-from .ladder import ladder_for, print_table
+from .ladder import ladder_for, opened_store, print_table
 from .options import PlaintextOption, ServerOption, TlsCaOption
 
 ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)
@@ -46,6 +48,7 @@ def print_status(now: Status) -> None:
         f"{s.value} {now.total(s)}" for s in MatchStatus if s in ALWAYS_SHOWN or now.total(s)
     )
     out.print(f"{counts} · workers up {now.workers_up}", markup=False)
+    print_problems(now.problems)
 
     running = Table(
         "match", "tournament", "index", "teams", "worker", "running for", "last heartbeat",
@@ -68,6 +71,40 @@ def print_status(now: Status) -> None:
             _ago(now.now, w.heartbeat_at),
         ))  # fmt: skip
     print_table(workers)
+
+
+@app.command("doctor")
+def doctor_command(
+    repair_: Annotated[
+        bool, typer.Option("--repair", help="Mend what can be mended, then check again.")
+    ] = False,
+    silent_after: Annotated[
+        float, typer.Option(help="A running match not heard from for this long (s) is silent.")
+    ] = SILENT_AFTER_S,
+) -> None:
+    """Check the ladder's invariants in this machine's database (ARENA_DATABASE_URL); exit
+    status 1 if any is broken (after --repair: still broken)."""
+    if silent_after <= 0:
+        fail(f"--silent-after must be > 0, got {silent_after:g}")
+    from arena.league.doctor import problems, repair  # the store's: loaded when run
+
+    with opened_store() as store:
+        if repair_:
+            for line in repair(store, silent_after):
+                out.print(f"repaired: {inert(line)}", markup=False)
+        found = problems(store, silent_after)
+    print_problems(found)
+    if found:
+        raise typer.Exit(1)
+
+
+def print_problems(found: tuple[Problem, ...] | list[Problem]) -> None:
+    """``invariants: ok``, or one line per broken invariant."""
+    if not found:
+        out.print("invariants: ok", markup=False)
+    for problem in found:
+        mend = " (arena doctor --repair mends it)" if problem.repairable else ""
+        out.print(f"broken: {problem.kind}: {inert(problem.detail)}{mend}", markup=False)
 
 
 def _ago(now: float, then: float | None) -> str:

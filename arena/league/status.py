@@ -1,4 +1,5 @@
-"""What the platform is doing right now: the queue, the matches being played, the workers.
+"""What the platform is doing right now: the queue, the matches being played, the workers,
+and the ladder's broken invariants, if any (``doctor.problems``).
 
 ``status(store)`` reads it as a ``Status`` (``arena.read_model``): ``Status.as_json()`` is
 the form ``arena status --json`` prints and the server sends, ``Status.from_json`` reads it
@@ -19,6 +20,7 @@ from arena.read_model import (
 )
 from arena.store import Match, MatchStatus, Store, WorkerState
 
+from .doctor import problems
 from .labels import Labels
 from .worker import WorkerConfig
 
@@ -57,6 +59,7 @@ def status(
         running=tuple(running),
         tournaments=tuple(counts),
         workers=workers,
+        problems=tuple(problems(store, silent_after, now)),
     )
 
 

@@ -9,7 +9,9 @@ a worker plays that game (``validate.py``) and then ``settle`` makes the version
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from arena import submission
@@ -22,11 +24,10 @@ from arena.store import (
     NotFound,
     Store,
     Tournament,
-    TournamentKind,
     VersionStatus,
 )
 
-from .seed_keys import seed_key
+from .seed_keys import key_under
 from .stored_files import code_key
 
 
@@ -63,49 +64,26 @@ def submit(store: Store, *, token: str, path: Path, name: str) -> Submitted:
 
 def settle(store: Store, version_id: int, fault: str | None) -> Submitted:
     """The validation game's verdict: rejected with ``fault``, or active (replacing the bot's
-    earlier active version) with its ladder matches scheduled. A version settled already
-    (by an earlier claim of the same game) is left as it is."""
-    version = store.version(version_id)
-    if version.status != VersionStatus.PENDING:
-        return Submitted(version, new=False, scheduled=0)
-    if fault is not None:
-        return Submitted(store.set_status(version_id, VersionStatus.REJECTED, fault), True, 0)
-    bot = store.bot_by_id(version.bot_id)
-    for older in store.versions(bot.name):
-        if older.status == VersionStatus.ACTIVE and older.id is not None:
-            store.set_status(older.id, VersionStatus.RETIRED, f"replaced by v{version.number}")
-            store.cancel_queued(version_id=older.id)  # off the ladder: its rest isn't played
-    version = store.set_status(version_id, VersionStatus.ACTIVE)
-    return Submitted(version, new=True, scheduled=join_ladder(store, version))
+    earlier active version) with its ladder matches scheduled, in one transaction. A version
+    settled already (by an earlier claim of the same game) is left as it is."""
+    # The deal secret first: made in a transaction of its own, which on SQLite would wait
+    # for the settling one's write lock.
+    schedule = partial(ladder_matches, store.deal_secret())
+    done = store.settle_version(version_id, fault, ladder=LADDER, schedule=schedule)
+    return Submitted(done.version, new=done.now, scheduled=done.scheduled)
 
 
-def ladder(store: Store) -> Tournament:
-    try:
-        return store.tournament(LADDER)
-    except NotFound:
-        try:
-            return store.create_tournament(LADDER, seed=0, kind=TournamentKind.LADDER)
-        except NameTaken:  # created meanwhile by another submission
-            return store.tournament(LADDER)
-
-
-def join_ladder(store: Store, version: BotVersion) -> int:
-    """Schedule the new entry's matches against every other active entry."""
-    tournament = ladder(store)
-    assert tournament.id is not None
-    others = [
-        e.version.id for e in store.active_entries() if e.version.id not in (None, version.id)
-    ]
-    assert version.id is not None
-    start = len(store.matches(tournament.id))
+def ladder_matches(
+    secret: bytes, tournament: Tournament, others: Sequence[int], new: int, start: int
+) -> list[MatchSpec]:
+    """The new entry's matches against every other entry, appended at ``start``, seeded
+    under the deal ``secret``."""
     matches = grow(
-        [o for o in others if o is not None],
-        version.id,
+        list(others),
+        new,
         tournament.format,  # type: ignore[arg-type]
         tournament.games_per_pairing,
-        seed_key(store, tournament),
+        key_under(secret, tournament),
         start,
     )
-    specs = [MatchSpec(m.seed, m.teams) for m in matches]  # type: ignore[arg-type]
-    store.enqueue(tournament.id, specs)
-    return len(specs)
+    return [MatchSpec(m.seed, m.teams) for m in matches]  # type: ignore[arg-type]

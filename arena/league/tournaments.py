@@ -1,5 +1,6 @@
-"""Tournaments: looked up by name, created with their whole schedule queued, and how many of
-their matches are still to be played (the worker's idle check and the CLI's progress bar)."""
+"""Tournaments: looked up by name, created with their whole schedule queued (in one
+transaction: a crash leaves both or neither), and how many of their matches are still to be
+played (the worker's idle check and the CLI's progress bar)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from arena.store import (
     TournamentFormat,
 )
 
-from .seed_keys import seed_key
+from .seed_keys import key_under
 
 
 def find_tournament(store: Store, name: str) -> Tournament:
@@ -51,7 +52,13 @@ def create_tournament(
     if missing:
         raise NotFound(f"no active version of {', '.join(missing)}")
     entries: list[int | str] = [v for b in bots if (v := active[b]) is not None]
-    round_robin(entries, format, games_per_pairing)  # a bad schedule stores nothing
+    count = len(round_robin(entries, format, games_per_pairing))  # a bad one stores nothing
+    secret = store.deal_secret()  # before the transaction: made in one of its own
+
+    def schedule(tournament: Tournament) -> list[MatchSpec]:
+        matches = round_robin(entries, format, games_per_pairing, key_under(secret, tournament))
+        return [MatchSpec(m.seed, _version_ids(m.teams)) for m in matches]
+
     tournament = store.create_tournament(
         name,
         seed=seed,
@@ -59,12 +66,9 @@ def create_tournament(
         games_per_pairing=games_per_pairing,
         rating_model=rating,
         limits={} if pace_ms is None else {"pace_ms": pace_ms},  # none: the ladder's pace
+        schedule=schedule,
     )
-    assert tournament.id is not None
-    schedule = round_robin(entries, format, games_per_pairing, seed_key(store, tournament))
-    specs = [MatchSpec(m.seed, _version_ids(m.teams)) for m in schedule]
-    store.enqueue(tournament.id, specs)
-    return tournament, len(schedule)
+    return tournament, count
 
 
 def unfinished(store: Store, tournament_id: int | None = None) -> int:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bot_specs import SAMPLE_BOTS, BotSpec
+from arena.crashpoint import crash_point
 from arena.engine.replay import Forfeit
 from arena.limits import Limits
 from arena.play import GameSettings, game_replay, play_game
@@ -66,7 +67,9 @@ def validate_next(
     try:
         version = store.version(version_id)
         replay_key, logs_key, fault = _play(store, data, sandbox, version)
+        crash_point("validation_played")
         settled = settle(store, version_id, fault)  # before it is done: the next waits
+        crash_point("validation_settled")
     except Exception as e:  # the platform failed, not the bot: handed back
         error = f"{type(e).__name__}: {e}"
         beating.stop()
@@ -81,6 +84,7 @@ def validate_next(
     store.finish_validation(
         version_id, worker_id, lease, replay_path=replay_key, logs_path=logs_key
     )
+    crash_point("validation_finished")
     v = settled.version
     log.info(
         f"validation of {v.id}: {v.status}" + (f" ({v.reason})" if v.reason else ""),

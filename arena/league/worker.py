@@ -20,7 +20,8 @@ The worker reports itself in the store (``arena status``): registered when it st
 heartbeat every ``heartbeat_s`` with the matches finished since the last one, stopped when
 it ends. It logs each step as a structured event (``arena.logs``): ``worker_started``,
 ``match_claimed``, ``match_done``, ``match_failed``, ``match_dropped``, ``match_reaped``,
-``match_released``, ``worker_stopped``, and ``worker_heartbeat_failed`` / ``claim_failed`` /
+``match_released``, ``worker_stopped``, ``repaired`` (what ``doctor.repair`` mended as the
+worker started), and ``worker_heartbeat_failed`` / ``claim_failed`` /
 ``slot_failed`` when the store fails.
 """
 
@@ -35,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from arena.crashpoint import crash_point
 from arena.limits import stored_limits
 from arena.play import TablePipeline
 from arena.read_model import SILENT_AFTER_S
@@ -42,6 +44,7 @@ from arena.sandbox import Sandbox
 from arena.store import Match, Store
 
 from .apply_ratings import update_ratings
+from .doctor import repair
 from .matches import ScheduledMatch, play_match, schedule_match
 from .stored_files import StoredFiles
 from .tournaments import unfinished
@@ -105,6 +108,7 @@ class Worker:
             worker=self.name, host=host, slots=slots_n, sandbox=sandbox,
             tournament=self.tournament_id,
         )  # fmt: skip
+        self._repair()
         silenced = threading.Event()
         beating = threading.Thread(target=self._worker_heartbeat, args=(silenced,), daemon=True)
         beating.start()
@@ -126,6 +130,20 @@ class Worker:
             silenced.set()
             beating.join()
             self._stopped()
+
+    def _repair(self) -> None:
+        """Mend what a crash left (``doctor.repair``) before playing: a worker killed
+        between a result and its ratings, or an older release's half-settled version."""
+        try:
+            done = repair(self.store, self.config.silent_after_s)
+        except Exception as e:  # the store is down for now: the slots wait for it
+            _event(
+                logging.WARNING, "repair_failed", f"worker {self.name}: repair failed: {e}",
+                worker=self.name, error=f"{type(e).__name__}: {e}",
+            )  # fmt: skip
+            return
+        for line in done:
+            _event(logging.WARNING, "repaired", line, worker=self.name)
 
     def _worker_heartbeat(self, silenced: threading.Event) -> None:
         while not silenced.wait(self.config.heartbeat_s):
@@ -310,7 +328,9 @@ class Worker:
         finally:
             claimed.stop_heartbeat()
         seconds = _since(start)
+        crash_point("match_played")
         if self.store.finish(match.id, worker_id, result, lease=match.lease):
+            crash_point("match_finished")
             with self._count_lock:
                 self.matches_done += 1
                 self._unreported += 1
@@ -321,6 +341,7 @@ class Worker:
                 forfeit=result.forfeit.reason if result.forfeit else None,
             )  # fmt: skip
             update_ratings(self.store, match.tournament_id)
+            crash_point("match_rated")
             self.listener("done", self.store.match(match.id))
         else:  # reaped meanwhile: someone else plays it
             _event(

@@ -34,7 +34,7 @@ from .models import (
     Validation,
     WorkerState,
 )
-from .store import Entry, ForfeitInfo, MatchResult, MatchSpec, RatingStep, Store
+from .store import Entry, ForfeitInfo, MatchResult, MatchSpec, RatingStep, Settled, Store
 
 __all__ = [
     "AuthError",
@@ -54,6 +54,7 @@ __all__ = [
     "RatingChange",
     "RatingModelName",
     "RatingStep",
+    "Settled",
     "Store",
     "StoreError",
     "Token",

@@ -15,6 +15,7 @@ from .blobs import put_blob
 from .errors import NameTaken, NotFound, StoreError
 from .models import Bot, BotVersion, User
 from .names import bot_name_key, check_name
+from .queue import cancel_statement
 from .tokens import new_token
 from .validations import queue_validation
 
@@ -126,7 +127,8 @@ class Accounts(StoreBase):
         return version
 
     def retire(self, user: User, bot_name: str) -> list[BotVersion]:
-        """Retire every version of the user's bot."""
+        """Retire every version of the user's bot, its queued matches cancelled in the same
+        transaction (off the ladder, as a replaced version is)."""
         with self._session(write=True) as session:
             bot = session.exec(select(Bot).where(Bot.name == bot_name)).first()
             if bot is None:
@@ -137,6 +139,7 @@ class Accounts(StoreBase):
             for version in versions:
                 version.status = VersionStatus.RETIRED
                 session.add(version)
+                session.connection().execute(cancel_statement(version_id=version.id))
         return versions
 
     def user_by_id(self, user_id: int) -> User:

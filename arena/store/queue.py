@@ -13,13 +13,14 @@ marks the match ``error``, never rated. Bot faults are results, recorded by ``fi
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, case, func, insert, or_, update
 from sqlmodel import Session, col, select
 
+from arena.crashpoint import crash_point
 from arena.read_model import MatchStatus, TournamentKind
 
 from . import tallies
@@ -101,34 +102,47 @@ class MatchResult:
         return (a0 + b0, a1 + b1)
 
 
+def append_matches(session: Session, tournament_id: int, specs: Sequence[MatchSpec]) -> range:
+    """Append ``specs`` to the tournament's schedule in ``session``; their schedule indexes."""
+    last = session.exec(
+        select(func.max(Match.schedule_index)).where(Match.tournament_id == tournament_id)
+    ).one()
+    first = 0 if last is None else last + 1
+    rows = [
+        {
+            "tournament_id": tournament_id,
+            "schedule_index": first + i,
+            "seed": spec.seed,
+            "seat0": spec.seats[0],
+            "seat1": spec.seats[1],
+            "seat2": spec.seats[2],
+            "seat3": spec.seats[3],
+            "status": MatchStatus.QUEUED,
+        }
+        for i, spec in enumerate(specs)
+    ]
+    if rows:
+        session.connection().execute(insert(Match), rows)
+    return range(first, first + len(rows))
+
+
+def cancel_statement(*, tournament_id: int | None = None, version_id: int | None = None) -> Any:
+    """The update that cancels the queued matches of a tournament, or with a version at any
+    seat."""
+    statement = update(Match).where(col(Match.status) == MatchStatus.QUEUED)
+    if tournament_id is not None:
+        statement = statement.where(col(Match.tournament_id) == tournament_id)
+    if version_id is not None:
+        seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
+        statement = statement.where(or_(*(col(seat) == version_id for seat in seats)))
+    return statement.values(status=MatchStatus.CANCELLED, finished_at=time.time())
+
+
 class Queue(StoreBase):
     def enqueue(self, tournament_id: int, matches: Iterable[MatchSpec]) -> range:
         """Append matches to the tournament's schedule; returns their schedule indexes."""
         specs = list(matches)
-
-        def add(session: Session) -> range:
-            last = session.exec(
-                select(func.max(Match.schedule_index)).where(Match.tournament_id == tournament_id)
-            ).one()
-            first = 0 if last is None else last + 1
-            rows = [
-                {
-                    "tournament_id": tournament_id,
-                    "schedule_index": first + i,
-                    "seed": spec.seed,
-                    "seat0": spec.seats[0],
-                    "seat1": spec.seats[1],
-                    "seat2": spec.seats[2],
-                    "seat3": spec.seats[3],
-                    "status": MatchStatus.QUEUED,
-                }
-                for i, spec in enumerate(specs)
-            ]
-            if rows:
-                session.connection().execute(insert(Match), rows)
-            return range(first, first + len(rows))
-
-        return self._retrying(add)
+        return self._retrying(lambda session: append_matches(session, tournament_id, specs))
 
     def claim(
         self, worker_id: str, now: float | None = None, *, tournament_id: int | None = None
@@ -203,9 +217,12 @@ class Queue(StoreBase):
             "replay_path": result.replay_path,
             "logs_path": result.logs_path,
         }
-        counted = self._owned_update(
-            match_id, worker_id, lease, values, then=lambda s: tallies.add_result(s, match_id)
-        )
+
+        def count(connection: Connection) -> None:
+            crash_point("match_recorded")  # a test seam: the transaction dies uncommitted
+            tallies.add_result(connection, match_id)
+
+        counted = self._owned_update(match_id, worker_id, lease, values, then=count)
         return counted is not None
 
     def fail(
@@ -286,15 +303,9 @@ class Queue(StoreBase):
     ) -> int:
         """Cancel the queued matches of a tournament, or with a version at any seat (running
         ones finish); returns how many."""
-        statement = update(Match).where(col(Match.status) == MatchStatus.QUEUED)
-        if tournament_id is not None:
-            statement = statement.where(col(Match.tournament_id) == tournament_id)
-        if version_id is not None:
-            seats = (Match.seat0, Match.seat1, Match.seat2, Match.seat3)
-            statement = statement.where(or_(*(col(seat) == version_id for seat in seats)))
+        statement = cancel_statement(tournament_id=tournament_id, version_id=version_id)
         with self._session(write=True) as session:
-            values = {"status": MatchStatus.CANCELLED, "finished_at": time.time()}
-            return session.connection().execute(statement.values(**values)).rowcount
+            return int(session.connection().execute(statement).rowcount)
 
     def matches(
         self,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from .accounts import Accounts, Entry
 from .blobs import Blobs
+from .invariants import Invariants
 from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
 from .secrets import DealSecrets
+from .settling import Settled, Settling
 from .tallies import Tallies
 from .tokens import Tokens, token_hash
 from .tournaments import Tournaments
@@ -20,14 +22,27 @@ __all__ = [
     "MatchResult",
     "MatchSpec",
     "RatingStep",
+    "Settled",
     "Store",
     "token_hash",
 ]
 
 
 class Store(
-    Accounts, Tokens, Tournaments, Blobs, Queue, Validations, Ratings, Tallies, Workers, DealSecrets
+    Accounts,
+    Tokens,
+    Tournaments,
+    Blobs,
+    Queue,
+    Validations,
+    Settling,
+    Invariants,
+    Ratings,
+    Tallies,
+    Workers,
+    DealSecrets,
 ):
     """Users and their tokens, bots, tournaments, stored files, the match queue, the
-    validation queue, ratings, versions' tallies, workers and the deal secret; open it with
+    validation queue, versions settled onto the ladder, the checks of its invariants,
+    ratings, versions' tallies, workers and the deal secret; open it with
     ``arena.store.open_store``. Each method is one transaction."""

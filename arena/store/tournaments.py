@@ -4,7 +4,7 @@ listed."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -15,6 +15,7 @@ from .base import StoreBase
 from .errors import NameTaken, NotFound, StoreError
 from .models import Tournament
 from .names import check_name
+from .queue import MatchSpec, append_matches
 
 
 class Tournaments(StoreBase):
@@ -28,7 +29,11 @@ class Tournaments(StoreBase):
         games_per_pairing: int = 1,
         limits: Mapping[str, Any] | None = None,
         rating_model: RatingModelName = RatingModelName.ELO,
+        schedule: Callable[[Tournament], Sequence[MatchSpec]] | None = None,
     ) -> Tournament:
+        """A new tournament, the matches ``schedule`` gives for it (its id decides their
+        seeds) queued in the same transaction: a crash leaves the tournament with its whole
+        schedule, or neither."""
         check_name("tournament", name)
         TournamentKind(kind)
         TournamentFormat(format)
@@ -51,6 +56,9 @@ class Tournaments(StoreBase):
             )
             session.add(tournament)
             session.flush()
+            assert tournament.id is not None
+            if schedule is not None:
+                append_matches(session, tournament.id, schedule(tournament))
             return tournament
 
         return self._retrying(add)

@@ -380,6 +380,10 @@ def create_app(
     def api_bot(name: str) -> dict[str, Any]:
         return asdict(bot_profile(ladder, name, RECENT))
 
+    @app.get("/api/status")
+    def api_status() -> dict[str, Any]:
+        return ladder.status(60.0).as_json()
+
     @app.get("/api/matches")
     def api_matches(
         tournament: str = LADDER, status: str = "", bot: str = "", page_number: PageQuery = 1

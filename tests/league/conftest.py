@@ -22,8 +22,8 @@ from sqlalchemy import select
 from sqlmodel import SQLModel
 
 from arena.league.stored_files import code_key
-from arena.league.submit import join_ladder
-from arena.store import Store, VersionStatus, open_store
+from arena.league.submit import settle
+from arena.store import Store, open_store
 from arena.submission import content_hash, pack
 from tests.cli.runner import run_arena
 from tests.store.conftest import postgres_schema_url
@@ -79,7 +79,7 @@ class Arena:
             version = store.add_version(user, name, digest, code_key(digest), pack(bot_dir))
             version_id = version.id
             assert version_id is not None
-            join_ladder(store, store.set_status(version_id, VersionStatus.ACTIVE))
+            settle(store, version_id, None)
             return version_id
 
     @contextmanager

@@ -15,10 +15,10 @@ import grpc
 import pytest
 
 from arena.league.stored_files import code_key
-from arena.league.submit import join_ladder
+from arena.league.submit import settle
 from arena.service.v1 import arena_pb2 as pb
 from arena.service.v1 import arena_pb2_grpc as rpc
-from arena.store import MatchStatus, TournamentKind, VersionStatus
+from arena.store import MatchStatus, TournamentKind
 from arena.submission import content_hash, pack
 from tests.cli.runner import arena_executable, error_line
 
@@ -41,7 +41,7 @@ def active_version(service: Service, token: str, name: str, code: Path) -> None:
         digest = content_hash(code)
         version = store.add_version(user, name, digest, code_key(digest), pack(code))
         assert version.id is not None
-        join_ladder(store, store.set_status(version.id, VersionStatus.ACTIVE))
+        settle(store, version.id, None)
 
 
 def test_tls_with_the_tests_ca_and_a_clear_line_for_every_mismatch(

@@ -22,7 +22,7 @@ import pytest
 from arena.cli.status import print_status
 from arena.league.status import status
 from arena.logs import setup_logging
-from arena.read_model import RunningMatch, Status, TournamentCounts, WorkerInfo
+from arena.read_model import Problem, RunningMatch, Status, TournamentCounts, WorkerInfo
 from arena.store import Match, MatchSpec, MatchStatus
 from tests.cli.runner import arena_executable, error_line
 from tests.league.conftest import Arena, bot_copy, table_rows
@@ -359,6 +359,23 @@ def test_status_reads_the_store(arena: Arena, tmp_path: Path) -> None:
     text = json.dumps(taken.as_json())
     assert Status.from_json(json.loads(text)) == taken
     assert json.loads(text)["running"][0]["teams"] == ["r1 v1 + r2 v1", "r2 v1"]
+
+
+def test_broken_invariants_travel_in_the_json_and_are_printed_inert(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What the server sends (its JSON) and a client prints, a bot's name escaped."""
+    broken = Problem("missing_matches", "ladder: evil\x1b[2J v1 has no match scheduled", True)
+    shown = Status(1.0, 60, 0, (), (), (), (broken,))
+    assert Status.from_json(json.loads(json.dumps(shown.as_json()))) == shown
+    print_status(shown)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == (
+        "broken: missing_matches: ladder: evil\\x1b[2J v1 has no match scheduled"
+        " (arena doctor --repair mends it)"
+    )
+    print_status(Status(1.0, 60, 0, (), (), ()))
+    assert capsys.readouterr().out.splitlines()[1] == "invariants: ok"
 
 
 def test_print_status_measures_time_from_the_status(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,8 @@ from arena.store import (
     Bot,
     BotVersion,
     Forbidden,
+    MatchSpec,
+    MatchStatus,
     NameTaken,
     NotFound,
     Store,
@@ -89,6 +91,29 @@ def test_active_entries_are_each_bots_newest_active_version(store: Store) -> Non
     assert store.version(v3.id).reason == "crashed in the validation game"
     store.retire(ann, "shark")
     assert [e.bot.name for e in store.active_entries()] == ["eel"]
+
+
+def test_retiring_a_bot_cancels_its_queued_matches_and_a_schedule_comes_whole(
+    store: Store,
+) -> None:
+    ann = store.authenticate(store.add_user("ann"))
+    shark, eel, ray = (
+        store.add_version(ann, name, str(i) * 64, f"code/{i}", b"x")
+        for i, name in enumerate(("shark", "eel", "ray"), start=1)
+    )
+    assert shark.id is not None and eel.id is not None and ray.id is not None
+    specs = [
+        MatchSpec(1, ((shark.id, shark.id), (eel.id, eel.id))),
+        MatchSpec(2, ((eel.id, eel.id), (ray.id, ray.id))),
+    ]
+    cup = store.create_tournament("cup", seed=0, schedule=lambda t: specs)
+    assert cup.id is not None
+    assert [m.status for m in store.matches(cup.id)] == [MatchStatus.QUEUED] * 2
+    with pytest.raises(NameTaken):  # refused whole: no second schedule under the name
+        store.create_tournament("cup", seed=0, schedule=lambda t: specs)
+    store.retire(ann, "shark")
+    statuses = [m.status for m in store.matches(cup.id)]
+    assert statuses == [MatchStatus.CANCELLED, MatchStatus.QUEUED]
 
 
 def test_unknown_names_and_ids(store: Store) -> None:

@@ -28,6 +28,17 @@ def test_api_ladder_is_the_cli_s_json(site: Site) -> None:
     assert {row["bot"] for row in cli} == {"random", MARKUP_NAME}
 
 
+def test_api_status_is_the_cli_s_json_with_the_invariants(site: Site) -> None:
+    cli = json.loads(site.arena.ok("status", "--json").stdout)
+    web = site.json("/api/status")
+    assert {k: v for k, v in web.items() if k != "now"} == {
+        k: v for k, v in cli.items() if k != "now"
+    }
+    assert web["problems"] == []
+    status, _, page = site.get("/status")
+    assert status == 200 and 'data-testid="invariants-ok"' in page
+
+
 def test_ladder_page_has_a_row_per_entry_with_its_interval(site: Site) -> None:
     status, headers, body = site.get("/")
     assert status == 200
