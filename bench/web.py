@@ -43,7 +43,7 @@ from sqlalchemy.engine import make_url
 
 from arena.league.opening import open_ladder
 from arena.league.stored_files import StoredFiles
-from arena.league.submit import ladder
+from arena.read_model import LADDER, TournamentKind
 from arena.store import Match, MatchStatus, RatingChange, Store, VersionStatus, open_store
 from arena.web import bound_socket, create_app
 from arena.web.server import make_server, url_of
@@ -77,7 +77,7 @@ def build(store: Store, bots: int, results: int, replay: dict[str, Any]) -> str:
         assert v.id is not None
         store.set_status(v.id, VersionStatus.ACTIVE)
         versions.append(v.id)
-    t = ladder(store)
+    t = store.create_tournament(LADDER, seed=0, kind=TournamentKind.LADDER)  # results below
     assert t.id is not None
     key = StoredFiles(store, Path(tempfile.gettempdir())).store_blob(
         json.dumps({"games": [replay, replay]}).encode(), ".json"
