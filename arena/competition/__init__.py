@@ -4,6 +4,16 @@ No database and no I/O here: ``arena.store`` keeps schedules and results, and ca
 """
 
 from .elo_ratings import Estimate, Fit, elo, elo_steps, fit, groups
+from .matchmaking import (
+    SCHEDULES,
+    Adaptive,
+    RoundRobin,
+    ScheduleName,
+    Scheduler,
+    Situation,
+    Table,
+    scheduler_named,
+)
 from .pairs import Pair, PairGame
 from .rating_choice import RATING_MODELS, model_named
 from .rating_model import (
@@ -36,6 +46,8 @@ __all__ = [
     "FORMATS",
     "MIXED_MAX_ENTRIES",
     "RATING_MODELS",
+    "SCHEDULES",
+    "Adaptive",
     "EloFit",
     "Entry",
     "Estimate",
@@ -48,11 +60,16 @@ __all__ = [
     "RatingModel",
     "Record",
     "Result",
+    "RoundRobin",
     "ScheduleError",
+    "ScheduleName",
+    "Scheduler",
     "Seating",
     "SequentialElo",
     "Shown",
+    "Situation",
     "State",
+    "Table",
     "Team",
     "elo",
     "elo_steps",
@@ -66,6 +83,7 @@ __all__ = [
     "pair_score",
     "records",
     "round_robin",
+    "scheduler_named",
     "states_after",
     "steps",
 ]

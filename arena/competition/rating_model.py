@@ -70,6 +70,7 @@ class Ranking:
 
 class RatingModel(Protocol):
     name: str
+    scale: float  # rating points per natural log-odds of a pair's expected score
 
     def initial(self) -> State:
         """An entry's state before its first result."""
@@ -156,6 +157,7 @@ class SequentialElo:
     """Elo (K = 16), a team's strength its partners' mean, applied in schedule order."""
 
     name = "sequential-elo"
+    scale = 1 / NATS
 
     def initial(self) -> State:
         return State(INITIAL)
@@ -196,6 +198,7 @@ class EloFit:
     applied in schedule order and kept as each entry's history."""
 
     name = "elo"
+    scale = 1 / NATS
 
     def __init__(self) -> None:
         self._sequential = SequentialElo()

@@ -13,6 +13,7 @@ result, for players who improve). Shown: the mean with ``mean +- 1.96 sigma``, a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 
 from openskill.models import BradleyTerryFull
@@ -24,13 +25,15 @@ from .schedule import Entry
 
 MU = 25.0
 SIGMA = MU / 3
+BETA = MU / 6  # openskill's default: a result's noise, in mu's units
 
 
 class WengLin:
     name = "openskill"
+    scale = math.sqrt(2) * BETA  # two certain ratings: P(a beats b) = 1 / (1 + e^(-d / scale))
 
     def __init__(self) -> None:
-        self._model = BradleyTerryFull(mu=MU, sigma=SIGMA, tau=0.0)
+        self._model = BradleyTerryFull(mu=MU, sigma=SIGMA, beta=BETA, tau=0.0)
 
     def initial(self) -> State:
         return State(MU, SIGMA)

@@ -35,6 +35,8 @@ class Bench:
 
 TOURNAMENT_ARGS = ("--sandbox", "process", "--workers", "1", "--matches-per-worker", "1")
 TOURNAMENT_ARGS += ("--think-ms", "1", "--url", POSTGRES_URL)
+SCHEDULING_ARGS = ("--entries", "12", "--ladders", "1", "--newcomers", "2", "--passes", "2")
+SCHEDULING_ARGS += ("--ladder-batch", "6")
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="the freezer's files are root's")
 BENCHES = [
     Bench("engine.py", ("--seconds", "0.05", "--rounds", "1"), r"ratio=\d+\.\d+"),
@@ -83,6 +85,11 @@ BENCHES = [
         "think_channel.py",
         ("--paces", "0", "--concurrency", "1"),
         r"load [\d.]+-[\d.]+ \(1-minute averages through the run\)",
+    ),
+    Bench(
+        "scheduling.py",
+        SCHEDULING_ARGS,
+        r"ratio=(\d+\.\d+|nan)",
     ),
     Bench(
         "web.py",
