@@ -80,24 +80,35 @@ def play_round(
     decisions, mean ms per decision as the referee timed the calls)."""
     sandbox = open_sandbox(kind)
     try:
-        start = time.perf_counter()
-        games = play_many(
-            bots, seeds, sandbox, duplicate=False, concurrency=1,
-            settings=GameSettings(rules=rules, limits=LIMITS),
-        )  # fmt: skip
-        elapsed = time.perf_counter() - start
+        elapsed, decisions, total_ms = timed_games(sandbox, bots, seeds, rules, LIMITS)
     finally:
         closing = time.perf_counter()
         sandbox.close()
         close_s = time.perf_counter() - closing
+    return elapsed, close_s, decisions, total_ms / decisions
+
+
+def timed_games(
+    sandbox: Sandbox, bots: Sequence[BotSpec], seeds: Sequence[int], rules: Rules, limits: Limits
+) -> tuple[float, int, float]:
+    """Play the games one at a time: (their wall time, decisions, the referee's total ms for
+    them); BenchError if a bot forfeited."""
+    start = time.perf_counter()
+    games = play_many(
+        bots, seeds, sandbox, duplicate=False, concurrency=1,
+        settings=GameSettings(rules=rules, limits=limits),
+    )  # fmt: skip
+    elapsed = time.perf_counter() - start
     decisions, total_ms = 0, 0.0
     for game in games:
         if game.outcome.forfeit is not None:
             f = game.outcome.forfeit
-            raise BenchError(f"{kind}: seat {f.seat} forfeited game {game.seed}: {f.detail}")
+            raise BenchError(
+                f"{sandbox.name}: seat {f.seat} forfeited game {game.seed}: {f.detail}"
+            )
         decisions += sum(p.timing.decisions for p in game.players)
         total_ms += sum(p.timing.total_ms for p in game.players)
-    return elapsed, close_s, decisions, total_ms / decisions
+    return elapsed, decisions, total_ms
 
 
 def one_bot(sandbox: Sandbox, bot: BotSpec, rules: Rules, limits: Limits) -> tuple[float, ...]:

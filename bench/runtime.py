@@ -22,16 +22,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from match import table_hello  # greeted in turn, as the referee greets (bench/match.py)
+from match import BenchError, table_hello, timed_games  # bench/match.py's, as the referee does
 
 from arena.bot_specs import BotSpec
 from arena.engine import Rules
 from arena.limits import Limits
-from arena.play import GameSettings, play_many
 from arena.referee import BotFault
 from arena.sandbox import SandboxError
 from arena.sandbox.docker import DockerSandbox
@@ -42,29 +40,11 @@ RUNTIMES = ("runc", "runsc")
 LIMITS = Limits(startup_ms=60_000)  # a bench measures; it does not referee
 
 
-class BenchError(RuntimeError):
-    pass
-
-
 def games(
     sandbox: DockerSandbox, bots: Sequence[BotSpec], seeds: Sequence[int], rules: Rules
 ) -> tuple[float, float]:
     """(games per hour, mean ms per decision as the referee timed it)."""
-    start = time.perf_counter()
-    played = play_many(
-        bots, seeds, sandbox, duplicate=False, concurrency=1,
-        settings=GameSettings(rules=rules, limits=LIMITS),
-    )  # fmt: skip
-    elapsed = time.perf_counter() - start
-    decisions, total_ms = 0, 0.0
-    for game in played:
-        if game.outcome.forfeit is not None:
-            f = game.outcome.forfeit
-            raise BenchError(
-                f"{sandbox.name}: seat {f.seat} forfeited game {game.seed}: {f.detail}"
-            )
-        decisions += sum(p.timing.decisions for p in game.players)
-        total_ms += sum(p.timing.total_ms for p in game.players)
+    elapsed, decisions, total_ms = timed_games(sandbox, bots, seeds, rules, LIMITS)
     return len(seeds) * 3600 / elapsed, total_ms / decisions
 
 

@@ -13,15 +13,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from arena.store import Store, Tournament
-
-
-def seed_key(store: Store, tournament: Tournament) -> bytes:
-    """The key of ``tournament``'s schedule (``competition.schedule.match_seeds``) under the
-    deal secret in use."""
-    return key_under(store.deal_secret(), tournament)
+from arena.store import Tournament
 
 
 def key_under(secret: bytes, tournament: Tournament) -> bytes:
+    """The key of ``tournament``'s schedule (``competition.schedule.match_seeds``) under the
+    deal ``secret`` (``Store.deal_secret``, read before the transaction that schedules)."""
     message = f"backalley/match-seeds/{tournament.id}/{tournament.seed}".encode()
     return hmac.new(secret, message, hashlib.sha256).digest()
