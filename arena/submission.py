@@ -1,7 +1,8 @@
 """A bot submission on disk: check it, unpack it safely, hash its code.
 
-A submission is a directory, or a .zip / .tar.gz / .tgz of one, with ``bot.py`` at its root
-(for an archive: at the archive's root or inside a single top-level directory). Submissions
+A submission is a directory, or a .zip / .tar.gz / .tgz of one, with ``bot.py`` or a
+``bot.toml`` (``manifest``) at its root (for an archive: at the archive's root or inside a
+single top-level directory). Submissions
 are hostile: every member is checked before anything is written, and every refusal is a
 ``SubmissionError`` whose one-line message names the file and what is wrong.
 
@@ -32,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
+from arena import manifest
+
 MiB = 1 << 20
 MAX_SUBMISSION_BYTES = 10 * MiB  # the archive's size, or a directory's total file size
 # An archive's total unpacked file size, from its headers before anything is extracted: what
@@ -51,6 +54,7 @@ MAX_PART_BYTES = 255
 _SHOWN_NAME = 80  # a refused name is cut to this many characters in its message
 
 BOT_FILE = "bot.py"
+ROOT_FILES = (BOT_FILE, manifest.MANIFEST_FILE)  # either marks a bot's root
 _ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz")
 # Anything a corrupt or unsupported archive can raise while being read.
 _READ_ERRORS = (
@@ -76,6 +80,7 @@ class _Member:
     size: int = 0
     target: str = ""  # a link's target, as stored
     source: str = ""  # the name as stored in the archive
+    executable: bool = False  # a file its owner may run: a shipped binary keeps working
 
 
 @dataclass(frozen=True)
@@ -220,17 +225,33 @@ def _unpack(path: Path, dest: Path) -> Path:
             _extract_tar(path, dest)
     except _READ_ERRORS as e:
         raise SubmissionError(f"{label}: cannot be unpacked: {_reason(e)}") from e
-    return _bot_root(label, dest)
+    root = _bot_root(label, dest)
+    _check_manifest(label, root)
+    return root
+
+
+def _is_root(path: Path) -> bool:
+    return any((path / name).is_file() for name in ROOT_FILES)
 
 
 def _bot_root(label: str, dest: Path) -> Path:
-    if (dest / BOT_FILE).is_file():
+    if _is_root(dest):
         return dest
     # macOS's Finder adds __MACOSX/ beside the folder it zips.
     tops = [p for p in dest.iterdir() if p.name != "__MACOSX"]
-    if len(tops) == 1 and not tops[0].is_symlink() and (tops[0] / BOT_FILE).is_file():
+    if len(tops) == 1 and not tops[0].is_symlink() and _is_root(tops[0]):
         return tops[0]
-    raise SubmissionError(f"{label}: no {BOT_FILE} at its root or in a single top-level directory")
+    raise SubmissionError(
+        f"{label}: no {BOT_FILE} or {manifest.MANIFEST_FILE} at its root or in a single "
+        "top-level directory"
+    )
+
+
+def _check_manifest(label: str, root: Path) -> manifest.Manifest:
+    try:
+        return manifest.check(root)
+    except manifest.ManifestError as e:
+        raise SubmissionError(f"{label}: {e}") from None
 
 
 def _check_directory(root: Path) -> list[_Member]:
@@ -247,7 +268,8 @@ def _check_directory(root: Path) -> list[_Member]:
             elif stat.S_ISDIR(st.st_mode):
                 members.append(_Member(rel, "dir"))
             elif stat.S_ISREG(st.st_mode):
-                members.append(_Member(rel, "file", size=st.st_size))
+                executable = bool(st.st_mode & stat.S_IXUSR)
+                members.append(_Member(rel, "file", size=st.st_size, executable=executable))
             else:
                 raise source.refuse(rel, "is a device file, fifo or socket")
             if len(members) > MAX_MEMBERS:  # stop early in a tree like a whole virtualenv
@@ -257,8 +279,7 @@ def _check_directory(root: Path) -> list[_Member]:
         raise SubmissionError(
             f"{source.label}: {_mib(total)} is over the {_mib(MAX_SUBMISSION_BYTES)} limit"
         )
-    if not (root / BOT_FILE).is_file():
-        raise SubmissionError(f"{source.label}: no {BOT_FILE} at its root")
+    _check_manifest(source.label, root)
     return members
 
 
@@ -286,7 +307,8 @@ def _zip_member(source: _Source, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> 
         return _Member(name, "symlink", target=target, source=info.filename)
     if file_type not in (0, stat.S_IFREG):
         raise source.refuse(info.filename, "is a device file or fifo")
-    return _Member(name, "file", size=info.file_size, source=info.filename)
+    executable = bool((info.external_attr >> 16) & stat.S_IXUSR)
+    return _Member(name, "file", size=info.file_size, source=info.filename, executable=executable)
 
 
 def _extract_tar(path: Path, dest: Path) -> None:
@@ -451,6 +473,8 @@ def _write(dest: Path, members: list[_Member], read: Callable[[_Member], IO[byte
             # "x": never write through something already there.
             with read(m) as src, path.open("xb") as out:
                 shutil.copyfileobj(src, out)
+            if m.executable:
+                path.chmod(0o755)
 
 
 def _make_dirs(dest: Path, name: str) -> None:

@@ -23,7 +23,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from arena import __version__
 from arena.attached import DEFAULT_TIMEOUT_S, is_attached
-from arena.bot_specs import BotSpec, attached_spec, resolve_bot, sample_bot_names
+from arena.bot_specs import BotSpec, attached_spec, built, resolve_bot, sample_bot_names
 from arena.engine import Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
 from arena.inert import inert
@@ -297,6 +297,11 @@ def play(
             backend = sandbox_for(sandbox, python=bot_python, image=image)
         except (ValueError, SandboxError) as e:
             fail(str(e))
+        try:  # a bot with a build step (bot.toml), built here as the ladder would
+            specs = [built(spec, backend) for spec in specs]
+        except (ValueError, SandboxError) as e:
+            backend.close()
+            fail(str(e))
         for spec in specs:
             if spec.address is not None:
                 err.print(
@@ -510,12 +515,19 @@ def image_build(
         typer.Option("--platform", help="The service's images too: the platform and PostgreSQL."),
     ] = False,
 ) -> None:
-    """Build the image bots run in, offline; a no-op if the engine has it already."""
+    """Build the images bots run in and are built in, offline; a no-op if present."""
     import time
 
     from arena.sandbox.docker_engine import docker_client
     from arena.sandbox.errors import SandboxError
-    from arena.sandbox.image import ensure_image, image_present, image_size, image_tag
+    from arena.sandbox.image import (
+        build_image_tag,
+        ensure_build_image,
+        ensure_image,
+        image_present,
+        image_size,
+        image_tag,
+    )
 
     start = time.monotonic()
 
@@ -533,6 +545,16 @@ def image_build(
             took = time.monotonic() - start
             size = image_size(client, tag)
             out.print(f"{tag}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
+        build_tag = build_image_tag()
+        if not force and image_present(client, build_tag):
+            out.print(f"{build_tag}: already present", markup=False)
+        else:
+            start = time.monotonic()
+            with out.status("building the build image (the compilers)", spinner="line"):
+                ensure_build_image(client, mirror=mirror, force=force, progress=step)
+            took = time.monotonic() - start
+            size = image_size(client, build_tag)
+            out.print(f"{build_tag}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
         if platform:
             from arena.service_images import SERVICE_IMAGES, ensure_service_image
 

@@ -127,6 +127,9 @@ class RemotePlayer:
             detail = e.details() if isinstance(e, grpc.RpcError) else ""
             secs = self.limits.startup_ms / 1000
             how = f"{died} during start-up" if died else f"no answer to Hello within {secs:g} s"
+            refused = isinstance(e, grpc.RpcError) and e.code() != grpc.StatusCode.DEADLINE_EXCEEDED
+            if not died and refused and detail:  # it answered, with an error (stdio bridge)
+                how = "refused Hello:"
             fault = StartupFault(self.seat, self.label, f"{how} {detail}".strip())
             raise fault from None
         if reply.protocol_version != PROTOCOL_VERSION:

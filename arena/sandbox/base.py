@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
-from typing import Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from arena.limits import Limits
+
+if TYPE_CHECKING:
+    from .build import BuildLimits, BuildOutcome
 
 SOCKET_NAME = "bot.sock"  # in the bot's own run directory, which only it can write
 
@@ -59,10 +63,15 @@ class Sandbox(Protocol):
     name: str
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> RunningBot:
-        """Start ``python bot.py`` from ``bot_dir`` (read-only to it), serving on a socket
-        in a run directory of its own (``workdir`` is the platform's, for the bot's files
+        """Start the bot's command (its ``manifest``'s; ``python3 bot.py`` bare) from
+        ``bot_dir`` (read-only to it), serving on a socket in a run directory of its own (``workdir`` is the platform's, for the bot's files
         as the backend needs). Raises ``SandboxError`` if the platform cannot; a bot that
         can't start is not an error here (its Hello will fail)."""
+        ...
+
+    def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:
+        """Run a bot's build (its manifest's ``build``) in ``bot_dir``, a writable copy of
+        its code, confined as its bots are (``build``); ``SandboxError`` if it cannot."""
         ...
 
     def close(self) -> None:

@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,10 +43,12 @@ import docker.types
 import requests.exceptions
 from docker.models.containers import Container
 
+from arena import manifest
 from arena.limits import Limits
 
 from .base import SOCKET_NAME, describe_exit
 from .bot_socket import open_socket
+from .build import BuildLimits, BuildOutcome
 from .docker_engine import docker_client
 from .errors import SandboxError
 from .freezer import container_freezer
@@ -256,7 +259,7 @@ class DockerSandbox:
             host_config["MaskedPaths"] = list(MASKED_PATHS)  # no argument for it in docker-py
             container = api.create_container(
                 self.image,
-                ["python3", "bot.py"],
+                bot_command(bot_dir),
                 name=name,
                 labels=self._labels(),
                 detach=True,
@@ -305,6 +308,30 @@ class DockerSandbox:
         )  # fmt: skip
         watch.start()
         return bot
+
+    def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:
+        """Run a bot's build in a container of the build image (``docker_build``), in a
+        copy under ``$ARENA_SANDBOX_DIR`` if there is one (the engine's host must see it)."""
+        from .docker_build import docker_build
+        from .image import build_image_tag
+
+        def run(where: Path) -> BuildOutcome:
+            return docker_build(
+                self.client, build_image_tag(), where, command, limits,
+                runtime=self.runtime, labels=self._labels(),
+            )  # fmt: skip
+
+        if self.shared is None:
+            return run(bot_dir)
+        work = Path(tempfile.mkdtemp(prefix=f"arena-{self.session}-build-", dir=self.shared))
+        try:
+            shutil.copytree(bot_dir, work / "bot", symlinks=True)
+            outcome = run(work / "bot")
+            shutil.rmtree(bot_dir)
+            shutil.copytree(work / "bot", bot_dir, symlinks=True)
+            return outcome
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
     def _labels(self) -> dict[str, str]:
         labels = {SESSION_LABEL: self.session, OWNER_LABEL: self.owner}
@@ -368,9 +395,18 @@ def shared_dir() -> Path | None:
 
 
 def _readable_by_all(top: Path) -> None:
+    """Readable by every uid; runnable by every uid where its owner could run it."""
     for path in (top, *top.rglob("*")):
         if not path.is_symlink():
-            path.chmod(0o755 if path.is_dir() else 0o644)
+            path.chmod(0o755 if path.is_dir() or path.stat().st_mode & 0o100 else 0o644)
+
+
+def bot_command(bot_dir: Path) -> list[str]:
+    """What the container starts: the bot's manifest's command (``python3 bot.py`` bare)."""
+    try:
+        return list(manifest.read(bot_dir).command())
+    except manifest.ManifestError as e:
+        raise SandboxError(f"{bot_dir.name}: {e}") from None
 
 
 def _files(limits: Limits) -> str:

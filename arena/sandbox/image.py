@@ -1,11 +1,17 @@
 """The bot runtime image, built offline and tagged by the hash of what goes into it.
 
-No container registry is needed: ``debootstrap`` makes a minimal Debian root with python3
-(cached as a tarball under ``$ARENA_HOME/cache``, keyed by the base recipe alone), pip
-installs the pinned wheels and the SDK into it, and the root is imported into the engine
-with ``docker import``. The tag is ``backalley-bot:<12 hex>``, a sha256 over the base recipe,
-the SDK's source files, the pinned requirements and ``FORMAT_VERSION``: an unchanged image
-is never rebuilt, and a changed SDK never reuses a stale one.
+No container registry is needed: ``debootstrap`` makes a minimal Debian root with the
+runtimes, python3 and nodejs (cached as a tarball under ``$ARENA_HOME/cache``, keyed by the
+base recipe alone), pip installs the pinned wheels and the SDK into it, npm the locked Node
+packages of ``node/`` (gRPC for Node bots, at /opt/arena/node_modules on ``NODE_PATH``, the
+player protos beside them at /opt/arena/protos), what Python imports is compiled ahead
+(start-up time), and the root is imported into the engine with ``docker import``. The tag
+is ``backalley-bot:<12 hex>``, a sha256 over the base recipe, the SDK's source files, the
+pinned requirements, the Node lock file, the protos and ``FORMAT_VERSION``: an unchanged
+image is never rebuilt, and a changed SDK never reuses a stale one.
+
+The build image (``backalley-build:<12 hex>``, ``ensure_build_image``) is another root with
+the compilers alone (g++, Go, make): a bot's ``build`` runs there once, at submission.
 
 The service's images (``arena/service_images.py``: the platform, PostgreSQL) are built by the
 same steps: ``base_tarball`` (a cached Debian root of a ``BaseRecipe``), ``extract_root`` and
@@ -41,13 +47,14 @@ from .errors import SandboxError
 # Bump when the build changes in a way the inputs below do not show.
 FORMAT_VERSION = 1
 REPOSITORY = "backalley-bot"
+BUILD_REPOSITORY = "backalley-build"
 LABEL_HASH = "org.backalley.arena.content-hash"
 LABEL_BUILT = "org.backalley.arena.built"
 
 # The base root: what debootstrap makes, and what is stripped from it afterwards.
 SUITE = "bookworm"
 VARIANT = "minbase"
-INCLUDE = ("python3",)
+INCLUDE = ("python3", "nodejs")
 STRIP = (
     "usr/share/doc",  # all but the copyright files
     "usr/share/man",
@@ -81,9 +88,28 @@ CHANGES = (
     "USER 65534:65534",
     "ENV PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8",
     "ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1",
+    "ENV NODE_PATH=/opt/arena/node_modules ARENA_PROTOS=/opt/arena/protos",
     'CMD ["python3", "bot.py"]',
 )
-SMOKE_TEST = "import arena_sdk, grpc, google.protobuf, numpy"
+SMOKE_TEST = "import arena_sdk, arena_sdk.stdio_bridge, grpc, google.protobuf, numpy"
+NODE_SMOKE_TEST = "require('@grpc/grpc-js'); require('@grpc/proto-loader')"
+
+# The Node packages (npm ci of the lock file, no install scripts) and the protos they load.
+NODE_DIR = Path(__file__).resolve().parent / "node"
+NODE_FILES = ("package.json", "package-lock.json")
+NODE_MODULES = "opt/arena/node_modules"
+PROTOS_DIR = "opt/arena/protos"
+# Compiled ahead in the image, so no bot start compiles them (PYTHONDONTWRITEBYTECODE).
+COMPILED = ("usr/lib/python3.11", "usr/lib/python3/dist-packages", "usr/local/lib/python3.11")
+
+# The build image: the compilers of the supported languages, and what drives them.
+BUILD_INCLUDE = ("g++", "golang-go", "make")
+BUILD_CHANGES = (
+    "WORKDIR /bot",
+    "ENV PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8",
+    'CMD ["true"]',
+)
+BUILD_SMOKE_TEST = ["sh", "-c", "g++ --version && go version && make --version"]
 
 # The SDK's files that go into the image: these, recursively, minus build leftovers.
 SDK_PARTS = ("pyproject.toml", "README.md", "arena_sdk", "backalley")
@@ -124,6 +150,7 @@ class BaseRecipe:
 
 
 BOT_BASE = BaseRecipe(name="bot-base", include=INCLUDE)
+BUILD_BASE = BaseRecipe(name="build-base", include=BUILD_INCLUDE)
 
 
 def default_sdk_dir() -> Path:
@@ -181,7 +208,26 @@ def content_hash(sdk_dir: Path | None = None) -> str:
         data = (sdk_dir / rel).read_bytes()
         digest.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
         digest.update(data)
+    for name, path in _node_inputs(sdk_dir):
+        data = path.read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
     return digest.hexdigest()
+
+
+def protos_dir(sdk_dir: Path) -> Path:
+    """The player protocol's protos of this source tree (``protos/backalley``)."""
+    return sdk_dir.parent / "protos" / "backalley"
+
+
+def _node_inputs(sdk_dir: Path) -> list[tuple[str, Path]]:
+    """What the image's Node part is made of: the lock file and the player protos."""
+    found = [(f"node/{name}", NODE_DIR / name) for name in NODE_FILES]
+    protos = protos_dir(sdk_dir)
+    if not protos.is_dir():
+        raise SandboxError(f"no protos at {protos}")
+    found += [(f"protos/{p.relative_to(protos).as_posix()}", p) for p in sorted(protos.rglob("*.proto"))]
+    return found
 
 
 def image_tag(sdk_dir: Path | None = None) -> str:
@@ -237,9 +283,55 @@ def ensure_image(
         root = extract_root(base, work, say)
         say(f"wheels: {', '.join(REQUIREMENTS)} and the SDK")
         _install_wheels(root, sdk_dir, work)
+        say("node packages: npm ci of " + ", ".join(NODE_FILES))
+        _install_node(root, sdk_dir, work)
+        say("compiling what Python imports")
+        _compile_python(root)
         (root / "bot").mkdir(mode=0o755, exist_ok=True)
-        smoke = ["python3", "-c", SMOKE_TEST]
+        smoke = ["sh", "-c", f'python3 -c "{SMOKE_TEST}" && node -e "{NODE_SMOKE_TEST}"']
         import_root(client, root, work, tag, digest, CHANGES, smoke, user="65534:65534", say=say)
+    say(f"image {tag}: built")
+    return tag
+
+
+def build_image_tag() -> str:
+    """``backalley-build:<12 hex>``: the build image the current source wants."""
+    return f"{BUILD_REPOSITORY}:{_build_digest()[:12]}"
+
+
+def _build_digest() -> str:
+    return _sha256_json(
+        {"format": FORMAT_VERSION, "base": BUILD_BASE.as_dict(), "changes": list(BUILD_CHANGES)}
+    )
+
+
+def ensure_build_image(
+    client: docker.DockerClient,
+    *,
+    mirror: str | None = None,
+    cache_dir: Path | None = None,
+    progress: Progress | None = None,
+    force: bool = False,
+) -> str:
+    """Return the tag of the build image, building it first if the engine lacks it."""
+    say = progress or (lambda _message: None)
+    digest = _build_digest()
+    tag = f"{BUILD_REPOSITORY}:{digest[:12]}"
+    if not force and image_present(client, tag):
+        say(f"image {tag}: already present")
+        return tag
+    cache_dir = cache_dir or arena_home() / "cache"
+    with build_lock(cache_dir), temp_dir("arena-image-") as work:
+        if not force and image_present(client, tag):
+            say(f"image {tag}: already present")
+            return tag
+        base = base_tarball(cache_dir, BUILD_BASE, mirror, say)
+        root = extract_root(base, work, say)
+        (root / "bot").mkdir(mode=0o755, exist_ok=True)
+        import_root(
+            client, root, work, tag, digest, BUILD_CHANGES, BUILD_SMOKE_TEST,
+            user="65534:65534", say=say,
+        )  # fmt: skip
     say(f"image {tag}: built")
     return tag
 
@@ -456,6 +548,43 @@ def install_wheels(
     _run(install, "pip install")
     shutil.rmtree(target / "bin", ignore_errors=True)  # f2py & co.: console scripts for nobody
     _make_world_readable(target)
+
+
+def _install_node(root: Path, sdk_dir: Path, work: Path) -> None:
+    """The locked Node packages (``npm ci``, no install scripts: nothing of theirs runs
+    here) into ``root/opt/arena/node_modules``, and the player protos beside them."""
+    src = work / "node"
+    src.mkdir()
+    for name in NODE_FILES:
+        shutil.copyfile(NODE_DIR / name, src / name)
+    npm = [
+        "npm", "ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund",
+        "--cache", str(work / "npm-cache"),
+    ]  # fmt: skip
+    try:
+        done = subprocess.run(npm, cwd=src, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise SandboxError("npm is not installed (apt-get install npm): it fetches the "
+                           "Node packages of the bot image") from None
+    if done.returncode != 0:
+        last = _last_line((done.stderr or done.stdout).decode(errors="replace"))
+        raise SandboxError(f"npm ci failed (exit status {done.returncode}): {last}")
+    target = inside(root, NODE_MODULES)
+    inside(root, "opt/arena").mkdir(parents=True, exist_ok=True)
+    shutil.move(src / "node_modules", target)
+    shutil.copytree(protos_dir(sdk_dir), inside(root, PROTOS_DIR) / "backalley")
+    _make_world_readable(inside(root, "opt/arena"))
+
+
+def _compile_python(root: Path) -> None:
+    """``python3 -m compileall`` in the root (``chroot``: its own interpreter writes the
+    .pyc files it will read) over the standard library and the installed packages."""
+    dirs = ["/" + d for d in COMPILED if (root / d).is_dir()]
+    command = ["chroot", str(root), "python3", "-m", "compileall", "-q", *dirs]
+    _run(command, "compileall")
+    for d in COMPILED:
+        if (root / d).is_dir():
+            _make_world_readable(root / d)
 
 
 def _make_world_readable(top: Path) -> None:

@@ -41,14 +41,16 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena import manifest
 from arena.limits import Limits
 
 from .base import SOCKET_NAME, describe_exit
+from .build import BUILD_ENV, BuildLimits, BuildOutcome, run_capped
 from .bot_socket import POLL_S, SocketFault, open_socket
 from .errors import SandboxError
 from .freezer import BotCgroup, make_bot_cgroup, sweep_bot_cgroups
@@ -322,6 +324,7 @@ class ProcessSandbox:
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> BotProcess:
         workdir.mkdir(parents=True, exist_ok=True)
         python = self.python or sys.executable
+        argv = self._argv(bot_dir, python)
         uid = os.geteuid()
         cgroup = None
         if self.confined:
@@ -329,14 +332,14 @@ class ProcessSandbox:
             command = self._confined(bot_dir, workdir, uid, limits)
             cwd, socket_path = None, Path(RUN_DIR) / SOCKET_NAME
             env = _bot_env(f"{RUN_DIR}/{SOCKET_NAME}", "/tmp", "/usr/bin:/bin")
-            command = [*command, python, "bot.py"]
+            command = [*command, *argv]
             cgroup = make_bot_cgroup(f"{self._host}-{os.getpid()}-{next(self._count)}")
             if cgroup is not None:
                 command = cgroup.joined(command)
         else:
             cwd, socket_path = bot_dir, workdir / SOCKET_NAME
             env = _bot_env(str(socket_path), str(workdir), os.environ.get("PATH", "/usr/bin:/bin"))
-            command = [python, "bot.py"]
+            command = argv
         if shutil.which("setpriv"):
             command = ["setpriv", "--pdeathsig", "KILL", "--", *command]
 
@@ -382,7 +385,7 @@ class ProcessSandbox:
         shutil.copytree(bot_dir, code, symlinks=True)
         for path in (code, *code.rglob("*")):
             if not path.is_symlink():
-                path.chmod(0o755 if path.is_dir() else 0o644)
+                path.chmod(0o755 if path.is_dir() or path.stat().st_mode & 0o100 else 0o644)
         # Its code keeps its path, so that its tracebacks name the author's files. /tmp's
         # tmpfs first: a bind under /tmp (an interpreter, the code) is made inside it. bwrap
         # makes a bind's missing parents for root alone: made here, enterable by all. Its
@@ -399,6 +402,59 @@ class ProcessSandbox:
             "--ro-bind", str(code), str(where), "--chdir", str(where),
             "--", *_drop_uid(uid),
         ]  # fmt: skip
+
+    def _argv(self, bot_dir: Path, python: str) -> list[str]:
+        """What starts the bot (its manifest's command), with this sandbox's interpreter for
+        ``python3`` and a clear error for a runtime this host lacks."""
+        try:
+            argv = list(manifest.read(bot_dir).command())
+        except manifest.ManifestError as e:
+            raise SandboxError(f"{bot_dir.name}: {e}") from None
+        if argv[0] == "python3":
+            return [python, *argv[1:]]
+        if not argv[0].startswith("./") and shutil.which(argv[0]) is None:
+            raise SandboxError(
+                f"this host has no {argv[0]} for the process sandbox to run the bot with: "
+                "install it, or use --sandbox docker"
+            )
+        return argv
+
+    def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:
+        """Build with this host's compilers; confined, inside bubblewrap as the bot would
+        run (no network, a uid of its own, only ``bot_dir`` writable beside a /tmp)."""
+        if shutil.which(command[0]) is None:
+            raise SandboxError(
+                f"this host has no {command[0]} to build the bot with: install it, or use "
+                "--sandbox docker (its build image has the compilers)"
+            )
+        where = bot_dir.resolve()
+        path = "/usr/local/bin:/usr/bin:/bin"
+        if not self.confined:
+            env = {**BUILD_ENV, "PATH": os.environ.get("PATH", path), "HOME": str(where)}
+            env["TMPDIR"] = env["GOCACHE"] = env["GOPATH"] = str(where / ".arena-tmp")
+            (where / ".arena-tmp").mkdir(exist_ok=True)
+            try:
+                return run_capped(command, cwd=where, env=env, limits=limits)
+            finally:
+                shutil.rmtree(where / ".arena-tmp", ignore_errors=True)
+        uid = bot_uid()
+        try:
+            if uid != os.geteuid():
+                for p in (where, *where.rglob("*")):
+                    os.chown(p, uid, uid, follow_symlinks=False)
+            prefix = [
+                "prlimit", f"--as={limits.memory_mb << 20}", f"--nproc={limits.pids}", "--",
+                *_bwrap(), "--size", str(limits.tmp_mb << 20), "--perms", "1777",
+                "--tmpfs", "/tmp", *_parents([where]), "--bind", str(where), str(where),
+                "--chdir", str(where), "--", *_drop_uid(uid),
+            ]  # fmt: skip
+            env = {**BUILD_ENV, "PATH": path}
+            return run_capped([*prefix, *command], cwd=None, env=env, limits=limits)
+        finally:
+            if uid != os.geteuid():
+                for p in (where, *where.rglob("*")):
+                    os.chown(p, os.geteuid(), os.getegid(), follow_symlinks=False)
+                release_uid(uid)
 
     def close(self) -> None:
         # Any bot still running (a table dropped on an error path) goes with its sandbox.

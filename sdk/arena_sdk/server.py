@@ -201,10 +201,14 @@ def run(bot: Bot, argv: list[str] | None = None) -> None:
     """Serve ``bot`` until the referee stops it (SIGTERM) or the process is interrupted."""
     if not isinstance(bot, Bot):
         raise TypeError(f"run() needs a Bot instance, got {type(bot).__name__}")
-    address = _address(argv)
+    serve(_Servicer(bot), bot.name or type(bot).__name__, _address(argv))
+
+
+def serve(servicer: _Servicer, name: str, address: str) -> None:
+    """Serve ``servicer`` on ``address`` until stopped (``run``; the stdio bridge)."""
     # One worker: the bot's methods are never called concurrently.
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
-    server.add_registered_method_handlers(_SERVICE, _method_handlers(_Servicer(bot)))
+    server.add_registered_method_handlers(_SERVICE, _method_handlers(servicer))
     try:
         port = server.add_insecure_port(address)
     except RuntimeError:  # grpcio raises where older versions returned 0
@@ -214,7 +218,7 @@ def run(bot: Bot, argv: list[str] | None = None) -> None:
     if not address.startswith("unix:"):
         address = f"127.0.0.1:{port}"  # --port 0 asks for any free port: say which
     server.start()
-    print(f"{bot.name or type(bot).__name__} serving on {address}", file=sys.stderr, flush=True)
+    print(f"{name} serving on {address}", file=sys.stderr, flush=True)
 
     stopped = threading.Event()
 
