@@ -20,7 +20,7 @@ Without a ``bot.toml`` a bot is ``python3 bot.py`` serving gRPC, as always. With
 >>> parse('run = ["java", "Bot"]')
 Traceback (most recent call last):
 ...
-arena.manifest.ManifestError: bot.toml: run: 'java' is not a runtime the sandbox has (python3, node) nor a file of the bot (./NAME)
+arena.manifest.ManifestError: bot.toml: run: 'java' is not a runtime the sandbox has ...
 """
 
 from __future__ import annotations

@@ -233,7 +233,10 @@ class LocalLadder:
     def validation_replay(self, bot: str, number: int) -> Replay:
         key = self._validated(bot, number)[1].replay_path
         assert key is not None
-        return self.data.read_replays(key)[0]
+        replays = self.data.read_replays(key)
+        if not replays:
+            raise NotFound(f"{bot} v{number} played no validation game: its build failed")
+        return replays[0]
 
     def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
         return self.validation_logs_of(self.store.authenticate(token), bot, number)

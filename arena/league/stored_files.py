@@ -1,8 +1,9 @@
 """Bot code, replays and logs: kept as blobs in the database, code unpacked into a local cache.
 
 Blob keys are content-addressed: ``code/<content hash>`` for a bot's code (the .tar.gz that
-``submission.pack`` makes), ``blobs/<sha256>.json`` / ``.log`` for a match's records. Workers
-unpack code once per machine under ``<cache>/code/<hash>``, renamed into place whole.
+``submission.pack`` makes), ``built/<content hash>`` for its build's product if it has one
+(``bot.toml``), ``blobs/<sha256>.json`` / ``.log`` for a match's records. Workers unpack code
+once per machine under ``<cache>/code/<hash>``, renamed into place whole.
 """
 
 from __future__ import annotations
@@ -33,7 +34,21 @@ class StoredFiles:
         return self.store.has_blob(code_key(digest))
 
     def code_dir(self, key: str) -> Path:
-        """The bot directory for a stored code key, unpacked here on first use."""
+        """The bot directory to run for a stored code key, unpacked here on first use: its
+        build's product (``store_built``) if its code has a build step."""
+        built = built_key(key)
+        return self.source_dir(built if self.store.has_blob(built) else key)
+
+    def has_built(self, key: str) -> bool:
+        return self.store.has_blob(built_key(key))
+
+    def store_built(self, key: str, product: bytes) -> None:
+        """Keep the build product of the code ``key`` (``submission.pack`` of the built
+        directory), content-addressed as the code is."""
+        self.store.put_blob(built_key(key), product)
+
+    def source_dir(self, key: str) -> Path:
+        """The bot directory for a stored key, as stored, unpacked here on first use."""
         target = self.cache / key
         if not target.is_dir():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -100,3 +115,8 @@ def export_archive(archive: bytes, dest: Path) -> None:
 
 def code_key(digest: str) -> str:
     return f"code/{digest}"
+
+
+def built_key(key: str) -> str:
+    """Where the build product of the code ``code/<hash>`` is kept: ``built/<hash>``."""
+    return "built/" + key.removeprefix("code/")

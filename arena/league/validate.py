@@ -1,5 +1,7 @@
 """A submitted version's validation game: claimed from the validation queue, played in the
-sandbox, kept (its replay and each seat's log, as a match's are), then settled.
+sandbox, kept (its replay and each seat's log, as a match's are), then settled. A version
+whose ``bot.toml`` has a build step is built first (``build_version``), once; a failed build
+rejects it with the compiler's last lines, and no game is played.
 
 Two copies of the version (seats 0 and 2) against two ``random`` bots, on one fixed seed. A
 fault of the version's (either copy) rejects it, with the forfeit's reason and where it
@@ -17,6 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import manifest, submission
 from arena.bot_specs import SAMPLE_BOTS, BotSpec
 from arena.crashpoint import crash_point
 from arena.engine.replay import Forfeit
@@ -24,6 +27,7 @@ from arena.limits import Limits
 from arena.play import GameSettings, game_replay, play_game
 from arena.render import forfeit_where
 from arena.sandbox import Sandbox
+from arena.sandbox.build import BuildFailed, build_bot
 from arena.store import BotVersion, MatchStatus, Store, Validation, VersionStatus
 
 from .stored_files import StoredFiles
@@ -132,6 +136,11 @@ def _play(
     store: Store, data: StoredFiles, sandbox: Sandbox, version: BotVersion
 ) -> tuple[str, str, str | None]:
     """The game played and stored: its replay's key, its logs' key, the version's fault."""
+    failed = build_version(data, sandbox, version.archive_path)
+    if failed is not None:  # no game: its log, in both of its seats, is the compiler's
+        log_key = data.store_blob(failed.output, ".log")
+        logs_key = data.store_json({"game1": [log_key] * 4})
+        return data.store_replays([]), logs_key, f"validation: {failed}"
     bot = store.bot_by_id(version.bot_id)
     own = BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path))
     opponent = BotSpec(VALIDATION_OPPONENT, SAMPLE_BOTS / VALIDATION_OPPONENT)
@@ -142,6 +151,25 @@ def _play(
         logs = {"game1": [data.store_blob(path.read_bytes(), ".log") for path in game.logs]}
     replay_key = data.store_replays([game_replay(game, think=True)])
     return replay_key, data.store_json(logs), fault_of(game.outcome.forfeit)
+
+
+def build_version(data: StoredFiles, sandbox: Sandbox, key: str) -> BuildFailed | None:
+    """Build the stored code ``key`` once if its manifest has a build step, in the sandbox's
+    build environment, and keep the product beside the code (``StoredFiles.store_built``);
+    the failure, with the compiler's last lines, if the build fails."""
+    if data.has_built(key):
+        return None
+    source = data.source_dir(key)
+    if manifest.read(source).build is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="arena-build-") as tmp:
+        product = Path(tmp) / "bot"
+        try:
+            build_bot(sandbox, source, product)
+        except BuildFailed as e:
+            return e
+        data.store_built(key, submission.pack(product))
+    return None
 
 
 class _Heartbeat:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import signal
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from arena.limits import Limits
@@ -64,9 +64,10 @@ class Sandbox(Protocol):
 
     def start(self, bot_dir: Path, workdir: Path, limits: Limits) -> RunningBot:
         """Start the bot's command (its ``manifest``'s; ``python3 bot.py`` bare) from
-        ``bot_dir`` (read-only to it), serving on a socket in a run directory of its own (``workdir`` is the platform's, for the bot's files
-        as the backend needs). Raises ``SandboxError`` if the platform cannot; a bot that
-        can't start is not an error here (its Hello will fail)."""
+        ``bot_dir`` (read-only to it), serving on a socket in a run directory of its own
+        (``workdir`` is the platform's, for the bot's files as the backend needs). Raises
+        ``SandboxError`` if the platform cannot; a bot that can't start is not an error here
+        (its Hello will fail)."""
         ...
 
     def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:

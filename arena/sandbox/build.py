@@ -66,9 +66,7 @@ class BuildFailed(Exception):
 class Builder(Protocol):
     name: str
 
-    def build(
-        self, bot_dir: Path, command: Sequence[str], limits: BuildLimits
-    ) -> BuildOutcome:
+    def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:
         """Run ``command`` in ``bot_dir`` (writable, the bot's copy), confined like the
         sandbox's bots; ``SandboxError`` if the platform cannot."""
         ...
@@ -85,7 +83,9 @@ def build_bot(
     shutil.copytree(source, dest, symlinks=True)
     outcome = builder.build(dest, wanted.build, limits or BuildLimits())
     if outcome.failure is not None:
-        raise BuildFailed(f"build failed ({outcome.failure}): {last_lines(outcome.output)}", outcome.output)
+        raise BuildFailed(
+            f"build failed ({outcome.failure}): {last_lines(outcome.output)}", outcome.output
+        )
     file = wanted.run_file
     if file is not None and not (dest / file).is_file():
         raise BuildFailed(f"build made no {file!r}, which run starts", outcome.output)

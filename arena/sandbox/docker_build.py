@@ -71,7 +71,7 @@ def docker_build(
         api.start(container)
         started = time.monotonic()
         try:
-            code = api.wait(container, timeout=limits.seconds)["StatusCode"]
+            code = api.wait(container, timeout=int(limits.seconds))["StatusCode"]
             failure = None if code == 0 else describe_exit(128 - code if code > 128 else code)
         except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError):  # timed out
             with contextlib.suppress(*_ENGINE_ERRORS):

@@ -226,7 +226,9 @@ def _node_inputs(sdk_dir: Path) -> list[tuple[str, Path]]:
     protos = protos_dir(sdk_dir)
     if not protos.is_dir():
         raise SandboxError(f"no protos at {protos}")
-    found += [(f"protos/{p.relative_to(protos).as_posix()}", p) for p in sorted(protos.rglob("*.proto"))]
+    found += [
+        (f"protos/{p.relative_to(protos).as_posix()}", p) for p in sorted(protos.rglob("*.proto"))
+    ]
     return found
 
 
@@ -564,8 +566,10 @@ def _install_node(root: Path, sdk_dir: Path, work: Path) -> None:
     try:
         done = subprocess.run(npm, cwd=src, capture_output=True, check=False)
     except FileNotFoundError:
-        raise SandboxError("npm is not installed (apt-get install npm): it fetches the "
-                           "Node packages of the bot image") from None
+        raise SandboxError(
+            "npm is not installed (apt-get install npm): it fetches the "
+            "Node packages of the bot image"
+        ) from None
     if done.returncode != 0:
         last = _last_line((done.stderr or done.stdout).decode(errors="replace"))
         raise SandboxError(f"npm ci failed (exit status {done.returncode}): {last}")

@@ -50,8 +50,8 @@ from arena import manifest
 from arena.limits import Limits
 
 from .base import SOCKET_NAME, describe_exit
-from .build import BUILD_ENV, BuildLimits, BuildOutcome, run_capped
 from .bot_socket import POLL_S, SocketFault, open_socket
+from .build import BUILD_ENV, BuildLimits, BuildOutcome, run_capped
 from .errors import SandboxError
 from .freezer import BotCgroup, make_bot_cgroup, sweep_bot_cgroups
 from .identity import BOT_UID_BASE, claim_uid, release_uid

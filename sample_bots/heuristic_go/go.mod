@@ -1,0 +1,3 @@
+module heuristic_go
+
+go 1.19
