@@ -35,7 +35,8 @@ def test_a_directory_without_bot_py(tmp_path: Path) -> None:
     result = run_arena("play", tmp_path / "empty", *SEATS, "--sandbox", "process")
     assert result.returncode == 2
     assert (
-        error_line(result) == f"error: bot directory {tmp_path / 'empty'} has no bot.py at its root"
+        error_line(result)
+        == f"error: bot directory {tmp_path / 'empty'}: no bot.py or bot.toml at its root"
     )
     assert _python_bots() == []
 

@@ -89,7 +89,7 @@ def test_a_program_plays_a_whole_game_through_the_bridge(tmp_path: Path) -> None
     ("fault", "at", "reason", "said"),
     [
         ("garbage", 3, "protocol", "printed 'thinking hard...' where a JSON answer to"),
-        ("wrong key", 4, "protocol", "{\"answer\":"),
+        ("wrong key", 4, "protocol", '{"answer":'),
         ("exit", 2, "crash", "exit status 3 during"),
         ("late", 2, "timeout", "no answer to"),
         ("illegal", 2, "illegal", "not one of the legal"),

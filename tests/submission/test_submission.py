@@ -165,9 +165,15 @@ def test_dest_must_be_empty(tmp_path: Path) -> None:
 
 
 def test_no_bot_py(tmp_path: Path) -> None:
-    refuse(tmp_path, make_zip(tmp_path / "bot.zip", {"main.py": BOT}), "no bot.py at its root")
+    refuse(
+        tmp_path,
+        make_zip(tmp_path / "bot.zip", {"main.py": BOT}),
+        "no bot.py or bot.toml at its root",
+    )
     two_tops = {"a/bot.py": BOT, "b/bot.py": BOT}
-    refuse(tmp_path, make_tar(tmp_path / "bot.tar.gz", two_tops), "no bot.py at its root")
+    refuse(
+        tmp_path, make_tar(tmp_path / "bot.tar.gz", two_tops), "no bot.py or bot.toml at its root"
+    )
 
 
 @pytest.mark.parametrize("maker", [make_zip, make_tar])
@@ -338,7 +344,11 @@ def test_directory_with_symlink_out(tmp_path: Path) -> None:
 
 
 def test_directory_without_bot_py_or_too_big(tmp_path: Path) -> None:
-    refuse(tmp_path, make_dir(tmp_path / "mybot", {"main.py": BOT}), "mybot: no bot.py at its root")
+    refuse(
+        tmp_path,
+        make_dir(tmp_path / "mybot", {"main.py": BOT}),
+        "mybot: no bot.py or bot.toml at its root",
+    )
     big = make_dir(tmp_path / "big", {"bot.py": BOT, "x.bin": bytes(MAX_SUBMISSION_BYTES)})
     refuse(tmp_path, big, "big: 10.1 MiB is over the 10 MiB limit")
 
