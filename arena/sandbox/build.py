@@ -34,7 +34,7 @@ BUILD_ENV = {
     "GOPROXY": "off",
     "GOFLAGS": "-mod=mod",
     "CGO_ENABLED": "0",
-    "LANG": "C.UTF-8",
+    "LANG": "C",  # plain ASCII quotes in compilers' messages
 }
 LAST_LINES = 12  # of the compiler's output, in a failed build's reason
 MAX_REASON_CHARS = 1500
