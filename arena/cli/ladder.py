@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from arena.bot_specs import SAMPLE_BOTS, sample_bot
+from arena.bot_specs import SAMPLE_BOTS, sample_bot, sample_bot_names
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
 from arena.league.opening import open_ladder
@@ -744,7 +744,8 @@ def demo(
         str | None,
         typer.Option(
             metavar="NAMES",
-            help="Comma-separated sample bots to submit (default: all of them).",
+            help="Comma-separated sample bots to submit (default: the Python ones; "
+            "random_cpp and heuristic_go are built in the sandbox first).",
             show_default=False,
         ),
     ] = None,
@@ -758,8 +759,10 @@ def demo(
     from arena.league.submit import submit
     from arena.league.validate import validate_until_settled
 
-    samples = sorted(p.name for p in SAMPLE_BOTS.iterdir() if (p / "bot.py").is_file())
-    chosen = samples if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
+    samples = sample_bot_names()
+    # The Python samples by default; the other languages' (built first) when named.
+    python = [b for b in samples if (SAMPLE_BOTS / b / "bot.py").is_file()]
+    chosen = python if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
     unknown = [b for b in chosen if b not in samples]
     if unknown or not chosen:
         fail(f"--bots takes sample bots ({', '.join(samples)}), got {bots!r}")
