@@ -11,10 +11,11 @@ FROM python:3.11-slim-bookworm
 
 # debootstrap, for `arena image build`: it makes the bots' image offline and imports it into
 # the engine that DOCKER_HOST or the mounted socket reaches (arena/sandbox/image.py). gpgv and
-# Debian's archive keyring let it check what it fetches. It works in an ordinary (not
+# Debian's archive keyring let it check what it fetches; npm fetches the bot image's locked
+# Node packages. It works in an ordinary (not
 # privileged) container, but only as root: compose.yaml's worker runs as root.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends debootstrap gpgv debian-archive-keyring \
+    && apt-get install -y --no-install-recommends debootstrap gpgv debian-archive-keyring npm \
     && rm -rf /var/lib/apt/lists/*
 
 # The unprivileged user the image runs as unless told otherwise (uid and gid 10001: nobody's

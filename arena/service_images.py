@@ -58,7 +58,8 @@ LOCAL_TAG = "offline"
 ARENA_UID = 10001  # the image's unprivileged user, as in the registry Dockerfile
 PLATFORM_BASE = BaseRecipe(
     name="platform-base",
-    include=("python3", "python3-pip", "debootstrap", "gpgv", "debian-archive-keyring"),
+    # npm: `arena image build` fetches the bot image's locked Node packages with it.
+    include=("python3", "python3-pip", "debootstrap", "gpgv", "debian-archive-keyring", "npm"),
 )
 PLATFORM_CHANGES = (
     "WORKDIR /app",
