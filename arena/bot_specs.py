@@ -94,9 +94,10 @@ def built(spec: BotSpec, sandbox: Sandbox) -> BotSpec:
     if spec.address is not None or manifest.read(spec.directory).build is None:
         return spec
     from arena.home import arena_home
-    from arena.sandbox.build import BuildFailed, cached_build
+    from arena.sandbox.build import BuildFailed, builder_of, cached_build
 
+    builder = builder_of(sandbox)
     try:
-        return BotSpec(spec.label, cached_build(sandbox, spec.directory, arena_home() / "cache"))
+        return BotSpec(spec.label, cached_build(builder, spec.directory, arena_home() / "cache"))
     except BuildFailed as e:
         raise BotSpecError(f"{spec.label}: {e}") from None

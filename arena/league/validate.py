@@ -27,7 +27,7 @@ from arena.limits import Limits
 from arena.play import GameSettings, game_replay, play_game
 from arena.render import forfeit_where
 from arena.sandbox import Sandbox
-from arena.sandbox.build import BuildFailed, build_bot
+from arena.sandbox.build import BuildFailed, build_bot, builder_of
 from arena.store import BotVersion, MatchStatus, Store, Validation, VersionStatus
 
 from .stored_files import StoredFiles
@@ -165,7 +165,7 @@ def build_version(data: StoredFiles, sandbox: Sandbox, key: str) -> BuildFailed 
     with tempfile.TemporaryDirectory(prefix="arena-build-") as tmp:
         product = Path(tmp) / "bot"
         try:
-            build_bot(sandbox, source, product)
+            build_bot(builder_of(sandbox), source, product)
         except BuildFailed as e:
             return e
         data.store_built(key, submission.pack(product))

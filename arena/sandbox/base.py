@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import signal
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from arena.limits import Limits
-
-if TYPE_CHECKING:
-    from .build import BuildLimits, BuildOutcome
 
 SOCKET_NAME = "bot.sock"  # in the bot's own run directory, which only it can write
 
@@ -68,11 +64,6 @@ class Sandbox(Protocol):
         (``workdir`` is the platform's, for the bot's files as the backend needs). Raises
         ``SandboxError`` if the platform cannot; a bot that can't start is not an error here
         (its Hello will fail)."""
-        ...
-
-    def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:
-        """Run a bot's build (its manifest's ``build``) in ``bot_dir``, a writable copy of
-        its code, confined as its bots are (``build``); ``SandboxError`` if it cannot."""
         ...
 
     def close(self) -> None:

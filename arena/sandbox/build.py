@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from arena import manifest, submission
 
@@ -63,13 +63,24 @@ class BuildFailed(Exception):
         self.output = output
 
 
+@runtime_checkable
 class Builder(Protocol):
+    """A sandbox that can run builds (docker and process do)."""
+
     name: str
 
     def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:
         """Run ``command`` in ``bot_dir`` (writable, the bot's copy), confined like the
         sandbox's bots; ``SandboxError`` if the platform cannot."""
         ...
+
+
+def builder_of(sandbox: object) -> Builder:
+    """``sandbox`` as a ``Builder``; ``SandboxError`` if it cannot build bots."""
+    if not isinstance(sandbox, Builder):
+        name = getattr(sandbox, "name", type(sandbox).__name__)
+        raise SandboxError(f"the {name} sandbox cannot build bots")
+    return sandbox
 
 
 def build_bot(

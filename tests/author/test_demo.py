@@ -83,6 +83,7 @@ def test_the_demo_refuses_an_unknown_bot(tmp_path: Path) -> None:
     refused = run_arena("demo", "--bots", "random,nobody", "--home", tmp_path / "d")
     assert refused.returncode == 2
     assert error_line(refused) == (
-        "error: --bots takes sample bots (heuristic, heuristic_go, montecarlo, random, random_cpp), got 'random,nobody'"
+        "error: --bots takes sample bots (heuristic, heuristic_go, montecarlo, random, "
+        "random_cpp), got 'random,nobody'"
     )
     assert not (tmp_path / "d").exists()
