@@ -73,9 +73,10 @@ PLATFORM_CHANGES = (
 # The console script: the source in /app (PYTHONPATH) is the platform, as the registry image
 # installs it editable there.
 LAUNCHER = "#!/usr/bin/python3\nimport sys\n\nfrom arena.__main__ import main\n\nsys.exit(main())\n"
-# What goes into /app: the package, the SDK (its hashed files), the sample bots, deploy/.
+# What goes into /app: the package, the SDK (its hashed files), the sample bots, deploy/, the
+# protos.
 APP_FILES = ("pyproject.toml", "README.md")
-APP_TREES = ("arena", "sample_bots", "deploy")
+APP_TREES = ("arena", "sample_bots", "deploy", "protos")  # protos: the bot image carries them
 _IGNORED = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info)(/|$)|\.py[co]$")
 
 POSTGRES_BASE = BaseRecipe(name="postgres-base", include=(), install=("postgresql-15",))

@@ -208,22 +208,22 @@ def content_hash(sdk_dir: Path | None = None) -> str:
         data = (sdk_dir / rel).read_bytes()
         digest.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
         digest.update(data)
-    for name, path in _node_inputs(sdk_dir):
+    for name, path in _node_inputs():
         data = path.read_bytes()
         digest.update(f"{name}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()
 
 
-def protos_dir(sdk_dir: Path) -> Path:
+def protos_dir() -> Path:
     """The player protocol's protos of this source tree (``protos/backalley``)."""
-    return sdk_dir.parent / "protos" / "backalley"
+    return Path(__file__).resolve().parents[2] / "protos" / "backalley"
 
 
-def _node_inputs(sdk_dir: Path) -> list[tuple[str, Path]]:
+def _node_inputs() -> list[tuple[str, Path]]:
     """What the image's Node part is made of: the lock file and the player protos."""
     found = [(f"node/{name}", NODE_DIR / name) for name in NODE_FILES]
-    protos = protos_dir(sdk_dir)
+    protos = protos_dir()
     if not protos.is_dir():
         raise SandboxError(f"no protos at {protos}")
     found += [
@@ -286,7 +286,7 @@ def ensure_image(
         say(f"wheels: {', '.join(REQUIREMENTS)} and the SDK")
         _install_wheels(root, sdk_dir, work)
         say("node packages: npm ci of " + ", ".join(NODE_FILES))
-        _install_node(root, sdk_dir, work)
+        _install_node(root, work)
         say("compiling what Python imports")
         _compile_python(root)
         (root / "bot").mkdir(mode=0o755, exist_ok=True)
@@ -552,7 +552,7 @@ def install_wheels(
     _make_world_readable(target)
 
 
-def _install_node(root: Path, sdk_dir: Path, work: Path) -> None:
+def _install_node(root: Path, work: Path) -> None:
     """The locked Node packages (``npm ci``, no install scripts: nothing of theirs runs
     here) into ``root/opt/arena/node_modules``, and the player protos beside them."""
     src = work / "node"
@@ -576,7 +576,7 @@ def _install_node(root: Path, sdk_dir: Path, work: Path) -> None:
     target = inside(root, NODE_MODULES)
     inside(root, "opt/arena").mkdir(parents=True, exist_ok=True)
     shutil.move(src / "node_modules", target)
-    shutil.copytree(protos_dir(sdk_dir), inside(root, PROTOS_DIR) / "backalley")
+    shutil.copytree(protos_dir(), inside(root, PROTOS_DIR) / "backalley")
     _make_world_readable(inside(root, "opt/arena"))
 
 
