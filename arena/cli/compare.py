@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.bot_specs import BotSpec, resolve_bot
+from arena.bot_specs import BotSpec, built, resolve_bot
 from arena.limits import Limits
 from arena.read_model import CompareLine, CompareSettings
 from arena.service.tls import ClientTls
@@ -131,6 +131,11 @@ def compare(
                 specs = (bot(a, unpacked), bot(b, unpacked))
                 backend = sandbox_for(sandbox)
             except (ValueError, SandboxError) as e:
+                fail(str(e))
+            try:  # a bot with a build step, built here as the ladder would (cached)
+                specs = (built(specs[0], backend), built(specs[1], backend))
+            except (ValueError, SandboxError) as e:
+                backend.close()
                 fail(str(e))
             try:
                 verdict = _print(compare_locally(specs, backend, settings, limits))
