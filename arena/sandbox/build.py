@@ -47,6 +47,7 @@ class BuildLimits:
     pids: int = 256
     tmp_mb: int = 1024
     output_bytes: int = 64 << 10  # the compiler's output kept: its last bytes
+    file_mb: int = 256  # any one file it writes (the process sandbox: its output too)
 
 
 @dataclass(frozen=True)

@@ -443,7 +443,8 @@ class ProcessSandbox:
                 for p in (where, *where.rglob("*")):
                     os.chown(p, uid, uid, follow_symlinks=False)
             prefix = [
-                "prlimit", f"--as={limits.memory_mb << 20}", f"--nproc={limits.pids}", "--",
+                "prlimit", f"--as={limits.memory_mb << 20}", f"--nproc={limits.pids}",
+                f"--fsize={limits.file_mb << 20}", "--",  # its output file among its files
                 *_bwrap(), "--size", str(limits.tmp_mb << 20), "--perms", "1777",
                 "--tmpfs", "/tmp", *_parents([where]), "--bind", str(where), str(where),
                 "--chdir", str(where), "--", *_drop_uid(uid),

@@ -17,6 +17,7 @@ from arena.sandbox.errors import SandboxError
 from arena.sandbox.image import (
     LABEL_HASH,
     REQUIREMENTS,
+    build_image_tag,
     content_hash,
     default_mirror,
     default_sdk_dir,
@@ -193,7 +194,11 @@ def test_a_second_ensure_is_a_no_op(client: docker.DockerClient, tag: str) -> No
 def test_build_command_when_present_says_so(tag: str) -> None:
     result = run_arena("image", "build")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"{tag}: already present"
+    build_tag = build_image_tag()
+    assert result.stdout.splitlines() == [
+        f"{tag}: already present",
+        f"{build_tag}: already present",
+    ]
 
 
 @pytest.mark.docker
