@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox import open_sandbox
+from arena.limits import Limits
+from arena.sandbox import SandboxError, open_sandbox
 from arena.sandbox.build import BuildFailed, BuildLimits, build_bot
 from arena.sandbox.docker_engine import docker_client
 from arena.sandbox.image import ensure_build_image
@@ -84,3 +85,21 @@ def test_arena_play_builds_a_cpp_bot_once_and_plays_it(tmp_path: Path) -> None:
     )
     assert refused.returncode == 2
     assert refused.stderr.startswith(f"error: {broken}: build failed (exit status 1): ")
+
+
+def test_a_runtime_or_compiler_this_host_lacks_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sandbox = open_sandbox("process")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no go, no node on this PATH
+    try:
+        with pytest.raises(SandboxError, match=r"^this host has no go to build the bot with"):
+            build_bot(sandbox, SAMPLES / "heuristic_go", tmp_path / "go")
+        node = tmp_path / "node-bot"
+        node.mkdir()
+        (node / "bot.js").write_text("")
+        (node / "bot.toml").write_text('language = "node"\n')
+        with pytest.raises(SandboxError, match=r"^this host has no node for the process sandbox"):
+            sandbox.start(node, tmp_path / "run", Limits())
+    finally:
+        sandbox.close()
