@@ -119,7 +119,8 @@ def test_unknown_bot(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == (
-        "error: unknown bot 'nope': not a sample bot (heuristic, montecarlo, random) nor a path\n"
+        "error: unknown bot 'nope': not a sample bot (heuristic, heuristic_go, montecarlo, "
+        "random, random_cpp) nor a path\n"
     )
     assert list(tmp_path.iterdir()) == []  # no replay written
 
