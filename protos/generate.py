@@ -3,8 +3,9 @@
 Run from the repository root: ``python protos/generate.py``. The player protocol goes into
 the SDK (so it installs with grpcio and protobuf alone), the arena service's into the
 platform package; the JavaScript SDK loads the player protocol's .proto itself at run time
-(@grpc/proto-loader), so it gets a copy of the file. tests/protocol/test_generated.py fails if the checked-in files differ from
-a fresh generation. ``python protos/generate.py DIR`` writes both under DIR instead.
+(@grpc/proto-loader), so it gets a copy of the file. tests/protocol/test_generated.py fails
+if the checked-in files differ from a fresh generation. ``python protos/generate.py DIR``
+writes both under DIR instead.
 """
 
 from __future__ import annotations
