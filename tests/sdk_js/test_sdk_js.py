@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -95,3 +96,30 @@ def test_random_js_without_an_address_says_so(tmp_path: Path) -> None:
     assert done.stderr == (
         "error: no address: set ARENA_SOCKET, or pass --socket PATH or --port PORT\n"
     )
+
+
+# Until the platform runs a bot.toml's command itself, a bot.py that becomes `node bot.js`,
+# the SDK found where ./run installs it (under the venv, which the process sandbox binds).
+NODE_SHIM = """
+import os
+import sys
+
+os.environ["NODE_PATH"] = os.path.join(sys.prefix, "lib", "node_modules")
+os.execvp("node", ["node", "bot.js"])
+"""
+
+
+def test_random_js_passes_the_check_in_the_process_sandbox(tmp_path: Path) -> None:
+    """Node reserves far more address space than it uses: the process sandbox bounds its
+    memory in its cgroup, and its address space only loosely, or node dies at start."""
+    from arena.sandbox.process import confinement_problem
+
+    if (problem := confinement_problem()) is not None:
+        pytest.skip(f"the process backend refuses to run here: {problem}")
+    installed = Path(sys.prefix) / "lib" / "node_modules" / "backalley-sdk"
+    assert installed.is_dir(), "./run installs the SDK under the venv"
+    bot = tmp_path / "random_js"
+    shutil.copytree(RANDOM_JS, bot)
+    (bot / "bot.py").write_text(NODE_SHIM)
+    result = run_arena("check-bot", bot, "--sandbox", "process")
+    assert result.returncode == 0, result.stdout + result.stderr
