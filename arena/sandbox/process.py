@@ -321,6 +321,9 @@ class ProcessSandbox:
                     "or use --sandbox docker"
                 )
             self._reach = interpreter_dirs(self.python or sys.executable)
+            modules = node_modules()
+            if modules is not None and not any(modules.is_relative_to(d) for d in self._reach):
+                self._reach = (*self._reach, modules)
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
         self._started: weakref.WeakSet[BotProcess] = weakref.WeakSet()
@@ -437,8 +440,16 @@ def _parents(paths: list[Path]) -> list[str]:
     return [arg for a in parents for arg in ("--perms", "0755", "--dir", str(a))]
 
 
+def node_modules() -> Path | None:
+    """Where ``./run`` installs the JavaScript SDK and its dependencies for node bots run on
+    this host (``lib/node_modules`` under the platform's prefix, as npm lays out a prefix;
+    the bot image's are at /opt/arena/node_modules), if it has."""
+    modules = Path(sys.prefix) / "lib" / "node_modules"
+    return modules.resolve() if modules.is_dir() else None
+
+
 def _bot_env(socket_path: str, home: str, path: str) -> dict[str, str]:
-    return {
+    env = {
         "ARENA_SOCKET": socket_path,
         "PATH": path,
         "PYTHONUNBUFFERED": "1",
@@ -446,3 +457,7 @@ def _bot_env(socket_path: str, home: str, path: str) -> dict[str, str]:
         "HOME": home,
         "TMPDIR": home,
     }
+    modules = node_modules()
+    if modules is not None:  # a node bot's require("backalley-sdk") finds it there
+        env["NODE_PATH"] = str(modules)
+    return env

@@ -98,13 +98,11 @@ def test_random_js_without_an_address_says_so(tmp_path: Path) -> None:
     )
 
 
-# Until the platform runs a bot.toml's command itself, a bot.py that becomes `node bot.js`,
-# the SDK found where ./run installs it (under the venv, which the process sandbox binds).
+# Until the platform runs a bot.toml's command itself, a bot.py that becomes `node bot.js`;
+# the sandbox's NODE_PATH finds the SDK where ./run installs it (under the venv).
 NODE_SHIM = """
 import os
-import sys
 
-os.environ["NODE_PATH"] = os.path.join(sys.prefix, "lib", "node_modules")
 os.execvp("node", ["node", "bot.js"])
 """
 
