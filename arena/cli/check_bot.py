@@ -49,6 +49,8 @@ def check_bot(
         limits = Limits(move_ms=move_ms, bank_ms=bank_ms)
     except ValueError as e:
         fail(str(e))
+    if logs is not None and logs.exists() and not logs.is_dir():
+        fail(f"--logs {logs}: not a directory")
     with contextlib.ExitStack() as unpacked:
         try:
             spec = attached_spec(bot) if is_attached(bot) else resolve_bot(bot, unpacked)

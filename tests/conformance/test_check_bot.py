@@ -72,3 +72,7 @@ def test_bad_input_is_one_error_line() -> None:
     assert result.stderr.count("\n") == 1
     negative = run_arena("check-bot", "random", "--move-ms", 0)
     assert negative.returncode == 2 and negative.stderr.startswith("error: limit move_ms")
+    file = Path(__file__)
+    not_a_dir = run_arena("check-bot", "random", "--logs", file)
+    assert not_a_dir.returncode == 2
+    assert not_a_dir.stderr == f"error: --logs {file}: not a directory\n"
