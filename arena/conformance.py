@@ -98,6 +98,7 @@ class Finding:
     rule: str
     fault: BotFault
     where: str  # the situation, as a forfeit's "where" line says it
+    log: bytes  # the bot's output until then (capped): its traceback, if it wrote one
 
 
 @dataclass
@@ -114,8 +115,8 @@ class Report:
     def passed(self) -> bool:
         return not self.findings and not self.unfinished
 
-    def record(self, rule: str, fault: BotFault, where: str) -> None:
-        self.findings.setdefault(rule, Finding(rule, fault, where))
+    def record(self, rule: str, fault: BotFault, where: str, log: bytes) -> None:
+        self.findings.setdefault(rule, Finding(rule, fault, where, log))
 
     def verdict(self, rule: Rule) -> str:
         """``ok``, ``FAIL``, ``not asked`` (a bot that wants no notifications is sent none,
@@ -177,7 +178,7 @@ def check_bot(
         try:
             made.seated.hello(bot_seed(seed, SEAT), rules)
         except BotFault as fault:
-            report.record(rule_broken(fault, "hello"), fault, "before deal 1")
+            report.record(rule_broken(fault, "hello"), fault, "before deal 1", running.output())
             _keep_log(made, logs, report.starts)
             report.unfinished = "it never answered Hello"
             return None
@@ -206,7 +207,7 @@ def check_bot(
                 state.apply(current.seated.choose(obs))
             except BotFault as fault:
                 where = fault_place(state, SEAT, spec.label, fault.answer).situation
-                report.record(rule_broken(fault, call), fault, where)
+                report.record(rule_broken(fault, call), fault, where, current.running.output())
                 if obs is not None:
                     state.apply(script.choice(obs.legal_actions))
                 if isinstance(fault, CrashFault | TimeoutFault):

@@ -15,6 +15,8 @@ from arena.limits import Limits
 from .app import app, complete_bot, err, fail, out, sandbox_for
 from .options import SandboxOption
 
+LOG_LINES = 5  # of the bot's output, under each rule it broke: its traceback's end
+
 
 @app.command("check-bot")
 def check_bot(
@@ -41,6 +43,7 @@ def check_bot(
 
     from arena.conformance import RULES
     from arena.conformance import check_bot as run_check
+    from arena.render import log_tail
     from arena.sandbox import SandboxError
 
     if seed < 0:
@@ -75,6 +78,8 @@ def check_bot(
         if finding is not None:
             out.print(f"{'':12}{finding.fault.reason}: {finding.fault.detail}", markup=False)
             out.print(f"{'':12}where: {finding.where}", markup=False)
+            for line in log_tail(finding.log, LOG_LINES):
+                out.print(f"{'':12}| {line}", markup=False)
     if report.unfinished:
         out.print(f"not every position was asked: {report.unfinished}", markup=False)
     out.print(

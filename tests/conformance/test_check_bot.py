@@ -48,6 +48,8 @@ def test_a_bot_that_breaks_a_rule_fails_the_check_on_that_rule(bot: str, tmp_pat
     assert result.stderr.endswith(f"fails the check: {BREAKS[bot]}\n"), result.stderr
     assert re.search(r"^ +where: ", result.stdout, re.M), result.stdout
     assert list(tmp_path.glob("start*.log")), "the bot's output is kept"
+    if bot == "no_start":  # its last words, under the rule
+        assert "| cannot start: a missing data file" in result.stdout, result.stdout
 
 
 @pytest.mark.parametrize("name", sample_bot_names())
