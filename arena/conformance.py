@@ -107,6 +107,7 @@ class Report:
 
     findings: dict[str, Finding] = field(default_factory=dict)
     calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CALLS, 0))
+    answered: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CALLS, 0))
     starts: int = 0
     wants_notifications: bool = False
     unfinished: str = ""  # why the positions were not all asked, if they were not
@@ -120,10 +121,10 @@ class Report:
 
     def verdict(self, rule: Rule) -> str:
         """``ok``, ``FAIL``, ``not asked`` (a bot that wants no notifications is sent none,
-        as in a game) or ``not checked`` (the check ended before any call of the rule's)."""
+        as in a game) or ``not checked`` (no call of the rule's was answered)."""
         if rule.name in self.findings:
             return "FAIL"
-        if any(self.calls[call] for call in rule.calls):
+        if any(self.answered[call] for call in rule.calls):
             return "ok"
         if rule.name == "notifications" and not self.wants_notifications and self.calls["bid"]:
             return "not asked"
@@ -184,6 +185,7 @@ def check_bot(
             return None
         player = made.seated.player
         assert player is not None
+        report.answered["hello"] += 1
         report.wants_notifications = player.wants_notifications
         return made
 
@@ -201,10 +203,12 @@ def check_bot(
                     if report.wants_notifications:
                         report.calls["notify"] += 1
                     current.seated.notify(event)
+                    report.answered["notify"] += report.wants_notifications
                     continue
                 assert obs is not None
                 report.calls[call] += 1
                 state.apply(current.seated.choose(obs))
+                report.answered[call] += 1
             except BotFault as fault:
                 where = fault_place(state, SEAT, spec.label, fault.answer).situation
                 report.record(rule_broken(fault, call), fault, where, current.running.output())
