@@ -12,7 +12,7 @@ import sys
 import typer
 from typer._click.exceptions import ClickException
 
-from . import compare, ladder, server, status, tokens, web  # noqa: F401
+from . import check_bot, compare, ladder, server, status, tokens, web  # noqa: F401
 from .app import app, err
 
 

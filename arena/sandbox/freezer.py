@@ -217,6 +217,9 @@ class BotCgroup:
 
     freezer: Freezer
     dirs: tuple[Path, ...]
+    # Whether the cgroup's memory controller holds its processes to the bot's memory (the
+    # kernel's OOM killer ends it beyond): then the address-space rlimit need not.
+    memory_bounded: bool = False
 
     def joined(self, command: list[str]) -> list[str]:
         """``command``, run by a shell that first moves itself into the cgroup: everything
@@ -224,6 +227,20 @@ class BotCgroup:
         joins = "".join(f'echo $$ >"${i}" && ' for i in range(1, len(self.dirs) + 1))
         script = f'{joins}shift {len(self.dirs)} && exec "$@"'
         return ["sh", "-c", script, "sh", *(str(d / "cgroup.procs") for d in self.dirs), *command]
+
+    def oom_killed(self) -> bool:
+        """Whether the kernel killed one of its processes for passing its memory bound
+        (v1's ``memory.oom_control``, v2's ``memory.events``: ``oom_kill N``)."""
+        if not self.memory_bounded:
+            return False
+        for cgroup in self.dirs:
+            for name in ("memory.oom_control", "memory.events"):
+                with contextlib.suppress(OSError, ValueError):
+                    for line in (cgroup / name).read_text().splitlines():
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill" and int(value) > 0:
+                            return True
+        return False
 
     def remove(self, wait_s: float = 1.0) -> None:
         """Remove it once its processes are gone (a killed process leaves it a moment later)."""
@@ -241,19 +258,27 @@ class BotCgroup:
                     time.sleep(0.02)
 
 
-def make_bot_cgroup(name: str, root: Path = CGROUP_ROOT) -> BotCgroup | None:
+def make_bot_cgroup(
+    name: str, root: Path = CGROUP_ROOT, memory_bytes: int | None = None
+) -> BotCgroup | None:
     """A new cgroup for a bot, or None where this process cannot make one (not root, no
-    freezer)."""
+    freezer). With ``memory_bytes``, its memory controller (where this machine has one this
+    process may use) bounds its resident memory and swap to that."""
     if os.geteuid() != 0:
         return None
+    memory: Path | None = None
     if _is_v2(root):
         dirs: tuple[Path, ...] = (root / BOTS_GROUP / name,)
         freezer = v2_freezer(dirs[0])
+        memory = dirs[0]
     elif (root / "freezer").is_dir():
         cpu = root / "cpuacct" / BOTS_GROUP / name
         has_cpu = (root / "cpuacct").is_dir()
         dirs = (root / "freezer" / BOTS_GROUP / name, *((cpu,) if has_cpu else ()))
         freezer = v1_freezer(dirs[0], cpu / "cpuacct.usage" if has_cpu else None)
+        if memory_bytes is not None and (root / "memory").is_dir():
+            memory = root / "memory" / BOTS_GROUP / name
+            dirs = (*dirs, memory)
     else:
         return None
     made = BotCgroup(freezer, dirs)
@@ -263,14 +288,31 @@ def make_bot_cgroup(name: str, root: Path = CGROUP_ROOT) -> BotCgroup | None:
     except OSError:
         made.remove(wait_s=0)
         return None
-    return made
+    if memory_bytes is None or memory is None:
+        return made
+    return BotCgroup(freezer, dirs, _bound_memory(memory, memory_bytes, v2=_is_v2(root)))
+
+
+def _bound_memory(cgroup: Path, limit: int, *, v2: bool) -> bool:
+    """Hold ``cgroup`` to ``limit`` bytes of memory, and as much swap (none beyond it):
+    whether it took (a v2 parent may not delegate its memory controller)."""
+    files = (("memory.max", "memory.swap.max"), ("memory.limit_in_bytes",
+             "memory.memsw.limit_in_bytes"))[not v2]  # fmt: skip
+    try:
+        (cgroup / files[0]).write_text(str(limit))
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):  # absent without swap accounting
+        (cgroup / files[1]).write_text("0" if v2 else str(limit))
+    return True
 
 
 def sweep_bot_cgroups(host: str, root: Path = CGROUP_ROOT) -> None:
     """Remove the bot cgroups left by platform processes of ``host`` that are gone. Their
     bots are killed first: a platform killed while a bot was frozen leaves it frozen, its
     parent-death signal pending until it is thawed (cgroup v1), so it is thawed to die."""
-    for top in (root / BOTS_GROUP, root / "freezer" / BOTS_GROUP, root / "cpuacct" / BOTS_GROUP):
+    tops = [root / BOTS_GROUP, *(root / c / BOTS_GROUP for c in ("freezer", "cpuacct", "memory"))]
+    for top in tops:
         with contextlib.suppress(OSError):
             for cgroup in top.iterdir():
                 owner, _, pid = cgroup.name.rpartition("-")[0].rpartition("-")

@@ -23,7 +23,9 @@ it is dialled (``bot_socket``).
 
 A root platform also puts each ``process`` bot in a cgroup of its own from its start
 (``freezer.make_bot_cgroup``): it is frozen as a container is (``turns``), its start-up
-allowance counted in that cgroup's CPU time. Elsewhere its bots are never frozen.
+allowance counted in that cgroup's CPU time, and its memory bounded there (then its
+address-space rlimit is raised to ``RESERVED_MB``, which runtimes such as node need).
+Elsewhere its bots are never frozen, and their address space is their memory limit.
 """
 
 from __future__ import annotations
@@ -147,10 +149,19 @@ def bot_uid() -> int:
     return claim_uid()
 
 
-def rlimit_prefix(limits: Limits) -> list[str]:
+# The address space a bot may map when its cgroup bounds its memory: runtimes reserve far
+# more than they use (node's V8 reserves its code range and heap cages up front and dies
+# under an address-space limit of 512 MiB); what it may fill is the cgroup's to bound.
+RESERVED_MB = 16 << 10
+
+
+def rlimit_prefix(limits: Limits, *, memory_bounded: bool = False) -> list[str]:
+    """prlimit's command line for a bot; ``memory_bounded``: its cgroup holds its memory to
+    ``memory_mb``, so its address space may be larger (``RESERVED_MB``)."""
+    address_mb = max(limits.memory_mb, RESERVED_MB) if memory_bounded else limits.memory_mb
     return [
         "prlimit",
-        f"--as={limits.memory_mb << 20}",
+        f"--as={address_mb << 20}",
         f"--cpu={limits.cpu_seconds()}",
         f"--nproc={limits.pids}",
         f"--fsize={limits.tmp_mb << 20}",  # its output is a pipe: this bounds its files
@@ -170,6 +181,7 @@ class BotProcess:
     confined: bool = False
     turns: Turns = field(default_factory=lambda: Turns(None, time.monotonic()))
     cgroup: BotCgroup | None = None  # its own, from its start (a root platform's, confined)
+    memory_mb: int = 0  # its memory limit, as its death out of memory is told
 
     @property
     def started_at(self) -> float:
@@ -205,6 +217,8 @@ class BotProcess:
         code = self.proc.poll()
         if code is None:
             return None
+        if self.cgroup is not None and self.cgroup.oom_killed():
+            return f"out of memory (killed at its {self.memory_mb} MiB limit)"  # as docker says
         # bwrap ends with its child's status: 128 + N for a child killed by signal N.
         return describe_exit(128 - code if self.confined and code > 128 else code)
 
@@ -309,6 +323,9 @@ class ProcessSandbox:
                     "or use --sandbox docker"
                 )
             self._reach = interpreter_dirs(self.python or sys.executable)
+            modules = node_modules()
+            if modules is not None and not any(modules.is_relative_to(d) for d in self._reach):
+                self._reach = (*self._reach, modules)
         # The parent-death signal fires when the *thread* that started the child ends.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-spawn")
         self._started: weakref.WeakSet[BotProcess] = weakref.WeakSet()
@@ -329,11 +346,13 @@ class ProcessSandbox:
         cgroup = None
         if self.confined:
             uid = bot_uid()
-            command = self._confined(bot_dir, workdir, uid, limits)
+            name = f"{self._host}-{os.getpid()}-{next(self._count)}"
+            cgroup = make_bot_cgroup(name, memory_bytes=limits.memory_mb << 20)
+            bounded = cgroup is not None and cgroup.memory_bounded
+            command = self._confined(bot_dir, workdir, uid, limits, memory_bounded=bounded)
             cwd, socket_path = None, Path(RUN_DIR) / SOCKET_NAME
             env = _bot_env(f"{RUN_DIR}/{SOCKET_NAME}", "/tmp", "/usr/bin:/bin")
             command = [*command, *argv]
-            cgroup = make_bot_cgroup(f"{self._host}-{os.getpid()}-{next(self._count)}")
             if cgroup is not None:
                 command = cgroup.joined(command)
         else:
@@ -367,7 +386,9 @@ class ProcessSandbox:
         assert pipe is not None
         fd = pipe.fileno()
         capture = OutputCapture(lambda: os.read(fd, CHUNK), limits.output_bytes, workdir.name)
-        bot = BotProcess(proc, socket_path, capture, uid, self.confined, turns, cgroup)
+        bot = BotProcess(
+            proc, socket_path, capture, uid, self.confined, turns, cgroup, limits.memory_mb
+        )
         self._started.add(bot)
         if cgroup is not None:
             threading.Thread(
@@ -376,7 +397,9 @@ class ProcessSandbox:
             ).start()  # fmt: skip
         return bot
 
-    def _confined(self, bot_dir: Path, workdir: Path, uid: int, limits: Limits) -> list[str]:
+    def _confined(
+        self, bot_dir: Path, workdir: Path, uid: int, limits: Limits, *, memory_bounded: bool
+    ) -> list[str]:
         """The command line that confines a bot, up to its ``python bot.py``."""
         # Its own copy of its code, readable by its uid whatever the original's modes, and
         # untouched by anything that changes the original mid-game: made here, before the
@@ -395,7 +418,7 @@ class ProcessSandbox:
         tmp = ["--size", str(limits.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp"]
         run = ["--size", str(RUN_DIR_BYTES), "--perms", "1777", "--tmpfs", RUN_DIR]
         return [
-            *rlimit_prefix(limits), *_bwrap(), *tmp,
+            *rlimit_prefix(limits, memory_bounded=memory_bounded), *_bwrap(), *tmp,
             *_parents([*self._reach, Path(RUN_DIR), where]),
             *(arg for d in self._reach for arg in ("--ro-bind", str(d), str(d))),
             *run,
@@ -474,8 +497,16 @@ def _parents(paths: list[Path]) -> list[str]:
     return [arg for a in parents for arg in ("--perms", "0755", "--dir", str(a))]
 
 
+def node_modules() -> Path | None:
+    """Where ``./run`` installs the JavaScript SDK and its dependencies for node bots run on
+    this host (``lib/node_modules`` under the platform's prefix, as npm lays out a prefix;
+    the bot image's are at /opt/arena/node_modules), if it has."""
+    modules = Path(sys.prefix) / "lib" / "node_modules"
+    return modules.resolve() if modules.is_dir() else None
+
+
 def _bot_env(socket_path: str, home: str, path: str) -> dict[str, str]:
-    return {
+    env = {
         "ARENA_SOCKET": socket_path,
         "PATH": path,
         "PYTHONUNBUFFERED": "1",
@@ -483,3 +514,7 @@ def _bot_env(socket_path: str, home: str, path: str) -> dict[str, str]:
         "HOME": home,
         "TMPDIR": home,
     }
+    modules = node_modules()
+    if modules is not None:  # a node bot's require("backalley-sdk") finds it there
+        env["NODE_PATH"] = str(modules)
+    return env

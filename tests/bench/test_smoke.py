@@ -51,6 +51,11 @@ BENCHES = [
         r"ratio=\d+\.\d+",
     ),
     Bench(
+        "node_runtime.py",
+        ("--decisions", "20", "--rounds", "1", "--warmup", "5", "--block", "10", "--startups", "1"),
+        r"ratio=\d+\.\d+",
+    ),
+    Bench(
         "ratings.py",
         ("--entries", "6", "--results", "60", "--rounds", "1", "--seeds", "1"),
         r"(ok|SLOW): schedule [\d.]+ s, ratings [\d.]+ s",

@@ -1,0 +1,29 @@
+"""Breaks `well-formed`: serves the protocol by hand (no SDK to stop it) and answers a Play
+with a card that does not exist."""
+
+import os
+import threading
+from concurrent import futures
+
+import grpc
+from backalley.v1 import player_pb2 as pb
+from backalley.v1 import player_pb2_grpc as pb_grpc
+
+
+class Malformed(pb_grpc.PlayerServicer):
+    def Hello(self, request, context):
+        return pb.HelloResponse(protocol_version=pb.PROTOCOL_VERSION_1, bot_name="malformed")
+
+    def Bid(self, request, context):
+        return pb.BidResponse(bid=request.legal_bids[0])
+
+    def Play(self, request, context):
+        return pb.PlayResponse(card="ZZ")
+
+
+if __name__ == "__main__":
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
+    pb_grpc.add_PlayerServicer_to_server(Malformed(), server)
+    server.add_insecure_port(f"unix:{os.environ['ARENA_SOCKET']}")
+    server.start()
+    threading.Event().wait()
