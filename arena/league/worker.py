@@ -1,11 +1,13 @@
-"""A worker: claims queued matches, plays them in the sandbox, records each result once.
+"""A worker: claims jobs from the job queue (``arena.store.jobs``), plays them in the
+sandbox, records each result once.
 
-Submitted versions' validation games come first (``validate.py``): a slot that holds no
-match claims the next validation before any match, and claims no match ahead while one is
-queued. A worker given one tournament (``tournament_id``) plays no validation.
+Submitted versions' validation games come first (the queue's ordering rules; played by
+``validate.py``): a slot that holds no match claims the next validation before any match,
+and claims no match ahead while one is queued. A worker given one tournament
+(``tournament_id``) plays no validation.
 
-Each of its ``concurrency`` slots loops: requeue matches whose worker went silent, claim the
-first queued match in schedule order, play it while a heartbeat thread says it is still
+Each of its ``concurrency`` slots loops: requeue jobs whose worker went silent, claim the
+first queued job, play it while a heartbeat thread (``heartbeat.py``) says it is still
 alive, then record the result (refused, and dropped, if the match was taken away meanwhile)
 and apply whatever ratings have become ready. A bot fault is a result; a platform failure
 (``SandboxError`` or anything unexpected) is not: the match is handed back, and after three
