@@ -144,8 +144,13 @@ class Jobs(StoreBase):
     def release_job(self, job: Job, worker_id: str) -> bool:
         """Hand back a job claimed but not begun (its worker is stopping): queued again as
         if never claimed, no attempt counted. False when it is no longer this claim's."""
-        values = {"status": MatchStatus.QUEUED, "worker_id": None, "heartbeat_at": None}
-        return self._owned_update(job, worker_id, values | {"started_at": None}) is not None
+        values = {
+            "status": MatchStatus.QUEUED,
+            "worker_id": None,
+            "heartbeat_at": None,
+            "started_at": None,
+        }
+        return self._owned_update(job, worker_id, values) is not None
 
     def reap_jobs(
         self,

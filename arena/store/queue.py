@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, or_, update
 from sqlmodel import Session, col, select
 
+from arena.competition.pairs import by_team
 from arena.competition.tallies import Figures
 from arena.read_model import MatchStatus
 
@@ -67,9 +68,8 @@ class MatchResult:
         winner: int | None,
         **rest: Any,
     ) -> MatchResult:
-        """From each game's ``state.totals`` (by seat pair: 0+2, 1+3): the second game seats
-        team 0 at 1+3."""
-        return cls(totals=(first, (second[1], second[0])), winner=winner, **rest)
+        """From each game's ``state.totals`` (by seat pair: 0+2, 1+3)."""
+        return cls(totals=(by_team(1, first), by_team(2, second)), winner=winner, **rest)
 
     @property
     def points(self) -> tuple[int, int]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import threading
 
-from arena.store import Job, JobKind, MatchStatus, Store
+from arena.store import Job, JobKind, MatchSpec, MatchStatus, Store
+from tests.store.helpers import active_versions
 
 
 def claim(store: Store, worker_id: str, now: float | None = None) -> Job | None:
@@ -84,3 +85,37 @@ def test_a_silent_claim_is_taken_back(store: Store) -> None:
     assert not store.heartbeat_job(claimed, "w")
     again = claim(store, "w2")
     assert again is not None and again.lease == claimed.lease + 1
+
+
+def test_one_queue_validations_first_then_matches(store: Store) -> None:
+    """The ordering rules across kinds: the first validation, then (while it is played
+    elsewhere) matches; a claimer given a tournament takes its matches only. Both kinds are
+    reaped by the one reaper."""
+    first, _ = pending(store, 2)
+    a, b = active_versions(store, 2, owner="bo")
+    cup = store.create_tournament("cup", seed=1)
+    assert cup.id is not None
+    store.enqueue(cup.id, [MatchSpec(1, ((a, a), (b, b)))] * 2)
+
+    only_cup = store.claim_job("w0", now=100.0, tournament_id=cup.id)
+    assert only_cup is not None and only_cup.kind == JobKind.MATCH
+    validation = store.claim_job("w1", now=100.0)
+    assert validation is not None and (validation.kind, validation.id) == (
+        JobKind.VALIDATION,
+        first,
+    )
+    match = store.claim_job("w2", now=100.0)  # the next validation waits for the first
+    assert match is not None and match.kind == JobKind.MATCH
+    assert match.match.schedule_index == 1
+    assert store.claim_job("w3", now=100.0) is None
+
+    reaped = store.reap_jobs(60, now=200.0)
+    assert sorted((j.kind, j.id) for j in reaped) == sorted(
+        [(JobKind.VALIDATION, first), (JobKind.MATCH, only_cup.id), (JobKind.MATCH, match.id)]
+    )
+    again = store.claim_job("w4", now=200.0)
+    assert again is not None and (again.kind, again.id, again.lease) == (
+        JobKind.VALIDATION,
+        first,
+        2,
+    )
