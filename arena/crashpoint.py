@@ -19,10 +19,9 @@ STEPS = (
     "settle_scheduled",  # in it: its ladder matches queued, not yet committed
     "validation_settled",  # committed; the validation not yet recorded as done
     "validation_finished",  # the validation recorded as done
-    # Recording a match (league/worker.py, store/queue.py).
-    "match_played",  # its replays and logs stored; the result not recorded
-    "match_recorded",  # in the recording transaction: the result, not yet the tallies
-    "match_finished",  # the result and tallies committed; the ratings not yet applied
+    # Recording a match (league/worker.py): its result and tallies are one write.
+    "match_played",  # its replays and logs stored, its tallies counted; nothing recorded
+    "match_finished",  # the result and its tallies committed; the ratings not yet applied
     "match_rated",  # the ratings applied
 )
 

@@ -254,6 +254,31 @@ class Status:
         )
 
 
+# ------------------------------------------------------------------ a bot's statistics
+
+
+@dataclass(frozen=True)
+class BotStatistics:
+    """A bot's game statistics in one tournament, read from its versions' tallies (counted
+    as each result is recorded): over all its versions, and by the label of each version
+    that played. Each is a record of ``arena.competition.statistics.Statistics``
+    (``to_record``), which shows it."""
+
+    bot: str
+    tournament: str
+    all: dict[str, Any]
+    versions: dict[str, dict[str, Any]]  # "bot vN" -> its record, in version order
+
+    def as_json(self) -> dict[str, Any]:
+        """The form the server sends (records, not ``arena bot --json``'s display form)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BotStatistics:
+        """The inverse of ``as_json``."""
+        return cls(data["bot"], data["tournament"], data["all"], dict(data["versions"]))
+
+
 # ------------------------------------------------------------------ a comparison
 
 

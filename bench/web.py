@@ -116,7 +116,7 @@ def build(store: Store, bots: int, results: int, replay: dict[str, Any]) -> str:
             connection.execute(insert(Match), matches[start : start + 5000])
         for start in range(0, len(history), 10000):
             connection.execute(insert(RatingChange), history[start : start + 10000])
-    store.rebuild_tallies()  # rows written around Queue.finish, which counts each result
+    store.rebuild_tallies()  # rows written around Queue.finish, which adds each result's tallies
     return "bot000"
 
 

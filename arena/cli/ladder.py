@@ -377,21 +377,17 @@ def bot_command(
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
 ) -> None:
-    """A bot's statistics over its played matches, per version and in all, from the replays."""
-    from arena.competition.statistics import Statistics, by_bot
+    """A bot's statistics over its played matches in the tournament, per version and in all:
+    its versions' tallies, counted as each result was recorded (as the web's bot page)."""
+    from arena.competition.statistics import Statistics
     from arena.render import statistics_lines
 
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
-        labels = [v.label for v in ladder.versions() if v.bot == name]
-        if not labels:
+        if not any(v.bot == name for v in ladder.versions()):
             fail(f"no bot {name!r} on this ladder (arena bots lists them)")
-        done = ladder.matches(tournament, MatchStatus.DONE, name)
-        replays = [ladder.replay(m.id, game) for m in done for game in (1, 2)]
-    stats = by_bot(replays)
-    versions = {label: stats[label] for label in labels if label in stats}
-    total = Statistics()
-    for one in versions.values():
-        total = total.merged(one)
+        found = ladder.bot_statistics(name, tournament)
+    total = Statistics.from_record(found.all)
+    versions = {label: Statistics.from_record(r) for label, r in found.versions.items()}
     if as_json:
         data = {
             "bot": name,

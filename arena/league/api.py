@@ -21,6 +21,7 @@ from arena.competition.pairs import seat_in
 from arena.engine.replay import Replay
 from arena.read_model import (
     BotLog,
+    BotStatistics,
     CompareLine,
     CompareSettings,
     MatchRow,
@@ -47,6 +48,7 @@ from arena.store import (
     arena_home,
 )
 
+from .bot_statistics import bot_statistics
 from .compare import compare_queued, resolve_version
 from .labels import Labels
 from .standings import standings
@@ -93,6 +95,11 @@ class Ladder(Protocol):
         ...
 
     def replay(self, match_id: int, game: int) -> Replay: ...
+    def bot_statistics(self, bot: str, tournament: str) -> BotStatistics:
+        """The bot's game statistics in the tournament, from its versions' tallies
+        (NotFound for an unknown bot or tournament)."""
+        ...
+
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         """The logs of the token's user's bots in the match (every bot's for an operator)."""
         ...
@@ -192,6 +199,9 @@ class LocalLadder:
     def version_ids(self, bot: str) -> list[int]:
         """The ids of every version of ``bot`` (NotFound for an unknown bot)."""
         return [v.id for v in self.store.versions(bot) if v.id is not None]
+
+    def bot_statistics(self, bot: str, tournament: str) -> BotStatistics:
+        return bot_statistics(self.store, self.tournament(tournament), bot)
 
     def replay(self, match_id: int, game: int) -> Replay:
         if game not in (1, 2):

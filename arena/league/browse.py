@@ -15,13 +15,14 @@ from typing import Any
 
 from arena.competition.pairs import first_game_seat
 from arena.competition.statistics import Statistics
+from arena.competition.tallies import opponent_versions
 from arena.engine.replay import Replay
 from arena.inert import inert_tree
-from arena.read_model import LADDER, MatchRow, Standing, VersionRow
+from arena.read_model import LADDER, BotStatistics, MatchRow, Standing, VersionRow
 from arena.store import Match, MatchStatus
-from arena.store.tallies import opponent_versions
 
 from .api import LocalLadder, match_row
+from .bot_statistics import version_tallies
 
 PAGE_SIZE = 50
 
@@ -88,7 +89,8 @@ class BotProfile:
     history: list[RatingPoint]  # the ladder's sequential Elo, in schedule order
     head_to_head: list[HeadToHead]
     recent: list[MatchRow]  # newest first
-    # arena.competition.statistics over the games of all its played matches
+    tournament: str = LADDER  # what head-to-head and statistics count
+    # arena.competition.statistics over the games of its played matches in ``tournament``
     statistics: dict[str, Any] = field(default_factory=dict)
 
 
@@ -177,12 +179,16 @@ def match_detail(ladder: LocalLadder, match_id: int) -> MatchDetail:
     return MatchDetail(match_row(ladder.labels, m), tournament, seed, games, forfeit)
 
 
-def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
-    """A bot: its versions, its ladder rating history, head-to-head, recent matches, and its
-    statistics with forfeits by reason (over every tournament). Head-to-head and statistics
-    are the versions' tallies, kept as results are recorded: the page reads no replay."""
+def bot_profile(
+    ladder: LocalLadder, name: str, recent: int = 20, tournament: str = LADDER
+) -> BotProfile:
+    """A bot: its versions, its ladder rating history, recent matches, and in
+    ``tournament`` its head-to-head and statistics with forfeits by reason. Head-to-head and
+    statistics are the versions' tallies there, kept as results are recorded (the same
+    ``arena bot`` reads): the page reads no replay."""
     store = ladder.store
     bot = store.bot(name)
+    played = ladder.tournament(tournament)
     versions = store.versions(name)
     validations = store.validation_statuses()
     number = {v.id: v.number for v in versions if v.id is not None}
@@ -194,9 +200,8 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
             RatingPoint(number[version_id], index, elo)
             for version_id, index, elo in store.rating_points(t_id, number)
         )
-    tallies = store.tallies(number)
     head: dict[str, list[int]] = {}
-    for figures in tallies.values():
+    for figures in version_tallies(store, played, bot.name).values():
         for key, counts in figures.head_to_head.items():
             other = ladder.labels.team(*opponent_versions(key))
             record = head.setdefault(other, [0] * len(counts))
@@ -208,20 +213,19 @@ def bot_profile(ladder: LocalLadder, name: str, recent: int = 20) -> BotProfile:
         history=history,
         head_to_head=[HeadToHead(k, *v) for k, v in sorted(head.items())],
         recent=[match_row(ladder.labels, m) for m in store.recent_done(number, recent)],
-        statistics=_statistics([f.statistics for f in tallies.values()]),
+        tournament=played.name,
+        statistics=_shown(ladder.bot_statistics(bot.name, played.name)),
     )
 
 
 # ---------------------------------------------------------------------- helpers
 
 
-def _statistics(figures: list[Statistics]) -> dict[str, Any]:
-    """The bot's figures, its versions' merged."""
-    if not figures:
+def _shown(found: BotStatistics) -> dict[str, Any]:
+    """The bot's figures over its versions as the page shows them; none before it played."""
+    total = Statistics.from_record(found.all)
+    if not found.versions:
         return {}
-    total = figures[0]
-    for more in figures[1:]:
-        total = total.merged(more)
     shown = total.to_dict()
     shown["contracts"] = dict(sorted(shown["contracts"].items(), key=lambda kv: int(kv[0])))
     return shown

@@ -27,7 +27,7 @@ from functools import partial
 from arena.competition import grow
 from arena.inert import inert
 from arena.read_model import LADDER, Problem, TournamentFormat
-from arena.store import MatchSpec, NotFound, Store, Tournament
+from arena.store import JobKind, MatchSpec, NotFound, Store, Tournament
 
 from .apply_ratings import update_ratings
 from .labels import Labels
@@ -54,22 +54,18 @@ def problems(store: Store, silent_after: float, now: float | None = None) -> lis
                     f"ladder: {labels(version)} has no match scheduled against {lacking}",
                 )
             )
-    for match in store.silent_matches(silent_after, now):
-        silent = now - (match.heartbeat_at or 0)
+    for job in store.silent_jobs(silent_after, now):
+        row = job.row
+        silent = now - (row.heartbeat_at or 0)
+        if job.kind == JobKind.VALIDATION:
+            kind, what = "silent_validation", f"the validation of {labels(job.id)}"
+        else:
+            kind, what = "silent_match", f"match {job.id} (index {job.match.schedule_index})"
         found.append(
             _problem(
-                "silent_match",
-                f"match {match.id} (index {match.schedule_index}) is running on"
-                f" {match.worker_id}, silent for {silent:.0f} s (limit {silent_after:g} s)",
-            )
-        )
-    for validation in store.silent_validations(silent_after, now):
-        silent = now - (validation.heartbeat_at or 0)
-        found.append(
-            _problem(
-                "silent_validation",
-                f"the validation of {labels(validation.version_id)} is running on"
-                f" {validation.worker_id}, silent for {silent:.0f} s (limit {silent_after:g} s)",
+                kind,
+                f"{what} is running on {row.worker_id}, silent for {silent:.0f} s"
+                f" (limit {silent_after:g} s)",
             )
         )
     for version_id in store.validated_but_pending():
@@ -101,11 +97,11 @@ def repair(store: Store, silent_after: float) -> list[str]:
     for bot_id in sorted(store.bots_with_several_active()):
         for version in store.retire_all_but_newest(bot_id):
             done.append(f"retired {labels(version)}: its bot has a newer active version")
-    for match in store.reap(silent_after):
-        done.append(f"match {match.id} taken back ({match.last_error}): {match.status}")
-    for validation in store.reap_validations(silent_after):
-        who = labels(validation.version_id)
-        done.append(f"the validation of {who} taken back ({validation.last_error})")
+    for job in store.reap_jobs(silent_after):
+        if job.kind == JobKind.VALIDATION:
+            done.append(f"the validation of {labels(job.id)} taken back ({job.row.last_error})")
+        else:
+            done.append(f"match {job.id} taken back ({job.row.last_error}): {job.row.status}")
     for version_id in store.validated_but_pending():
         if store.replay_validation(version_id):
             done.append(f"the validation of {labels(version_id)} queued to be played again")

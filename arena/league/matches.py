@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import functools
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.bot_specs import BotSpec
 from arena.competition.pairs import Pair, PairGame, by_team, second_seating
+from arena.competition.statistics import seat_statistics
+from arena.competition.tallies import PlayedPair, match_figures
 from arena.engine import Rules
+from arena.engine.replay import Replay
 from arena.limits import Limits
 from arena.play import (
     GameSettings,
@@ -27,14 +30,16 @@ from arena.store import ForfeitInfo, Match, MatchResult, Store
 from .stored_files import StoredFiles
 
 
-def lineup(store: Store, data: StoredFiles, match: Match) -> list[BotSpec]:
-    """The first game's four bots, by seat."""
+def lineup(store: Store, data: StoredFiles, match: Match) -> tuple[list[BotSpec], dict[int, int]]:
+    """The first game's four bots, by seat, and the bot of each of its versions."""
     specs = []
+    bot_of: dict[int, int] = {}
     for version_id in match.seats:
         version = store.version(version_id)
         bot = store.bot_by_id(version.bot_id)
         specs.append(BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path)))
-    return specs
+        bot_of[version_id] = version.bot_id
+    return specs, bot_of
 
 
 def stored_pair(match: Match) -> Pair:
@@ -55,6 +60,7 @@ class ScheduledMatch:
     match: Match
     limits: Limits
     games: tuple[int, int]  # the two games' indices in the pipeline
+    bot_of: Mapping[int, int]  # the bot of each version at its seats (for head-to-head)
 
 
 def schedule_match(
@@ -67,9 +73,10 @@ def schedule_match(
 ) -> ScheduledMatch:
     """Add the match's two games to ``tables``: the lineup, then the same bots rotated (the
     partnerships swap cards), four fresh bots each. Their bots start when due."""
-    first = tuple(lineup(store, data, match))
+    specs, bot_of = lineup(store, data, match)
+    first = tuple(specs)
     games = add_games(tables, (first, second_seating(first)), sandbox, limits)
-    return ScheduledMatch(match, limits, (games[0], games[1]))
+    return ScheduledMatch(match, limits, (games[0], games[1]), bot_of)
 
 
 def play_match(
@@ -105,10 +112,12 @@ def play_match(
             for index in scheduled.games:
                 tables.drop(index)
             raise
-        return _result(data, games)
+        return _result(data, scheduled, games)
 
 
-def _result(data: StoredFiles, games: list[PlayedGame]) -> MatchResult:
+def _result(data: StoredFiles, scheduled: ScheduledMatch, games: list[PlayedGame]) -> MatchResult:
+    """The match's record: both games' totals by team, the winner, the first forfeit, the
+    stored replays and logs, and the tallies it adds, from the replays in hand."""
     pair = pair_of(*games)
     forfeit: ForfeitInfo | None = None
     if (fault := pair.forfeit) is not None:  # the first fault decides the pair
@@ -122,10 +131,15 @@ def _result(data: StoredFiles, games: list[PlayedGame]) -> MatchResult:
         for number, game in enumerate(games, start=1)
     }
     totals = (by_team(1, pair.first.totals), by_team(2, pair.second.totals))
-    return MatchResult(
+    result = MatchResult(
         totals,
         pair.winner,
         forfeit,
         replay_path=data.store_replays(replays),
         logs_path=data.store_json(logs),
     )
+    played = PlayedPair(scheduled.match.seats, result.points, result.winner)
+    # Counted from the replays as stored (think times rounded to the microsecond), so the
+    # tallies equal what anyone recomputes from them.
+    by_seat = [seat_statistics(Replay.from_dict(replay.to_dict())) for replay in replays]
+    return replace(result, tallies=match_figures(played, scheduled.bot_of, by_seat))

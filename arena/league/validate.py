@@ -6,7 +6,7 @@ rejects it with the compiler's last lines, and no game is played.
 Two copies of the version (seats 0 and 2) against two ``random`` bots, on one fixed seed. A
 fault of the version's (either copy) rejects it, with the forfeit's reason and where it
 happened; otherwise it becomes active and joins the ladder. The workers play these first,
-one at a time in version order (``arena.store.validations``); ``arena submit`` on a local
+one at a time in version order (``arena.store.jobs``); ``arena submit`` on a local
 data directory plays them itself, through the same ``validate_next``.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,8 +27,9 @@ from arena.play import GameSettings, game_replay, play_game
 from arena.render import forfeit_where
 from arena.sandbox import Sandbox
 from arena.sandbox.build import BuildFailed, build_bot, builder_of
-from arena.store import BotVersion, MatchStatus, Store, Validation, VersionStatus
+from arena.store import BotVersion, Job, JobKind, MatchStatus, Store, VersionStatus
 
+from .heartbeat import Heartbeat
 from .stored_files import StoredFiles
 from .submit import Submitted, settle
 
@@ -62,11 +62,24 @@ def validate_next(
 ) -> Validated | None:
     """Claim the first queued validation, play it, keep it, settle its version; None when
     there is nothing to claim (none queued, or the first is being played elsewhere)."""
-    claimed = store.claim_validation(worker_id)
+    claimed = store.claim_job(worker_id, kinds=(JobKind.VALIDATION,))
     if claimed is None:
         return None
-    version_id, lease = claimed.version_id, claimed.lease
-    beating = _Heartbeat(store, claimed, worker_id, heartbeat_s)
+    return validate_claimed(store, data, sandbox, claimed, worker_id, heartbeat_s)
+
+
+def validate_claimed(
+    store: Store,
+    data: StoredFiles,
+    sandbox: Sandbox,
+    claimed: Job,
+    worker_id: str,
+    heartbeat_s: float = 5.0,
+) -> Validated:
+    """Play the validation ``claimed`` (a job of kind validation), keep it, settle its
+    version."""
+    version_id = claimed.id
+    beating = Heartbeat(store, claimed, worker_id, heartbeat_s)
     start = time.monotonic()
     try:
         version = store.version(version_id)
@@ -77,7 +90,7 @@ def validate_next(
     except Exception as e:  # the platform failed, not the bot: handed back
         error = f"{type(e).__name__}: {e}"
         beating.stop()
-        status = store.fail_validation(version_id, worker_id, lease, error)
+        status = store.fail_job(claimed, worker_id, error)
         log.error(
             f"validation of version {version_id} failed: {error}", exc_info=True,
             extra={"event": "validation_failed", "version": version_id, "worker": worker_id,
@@ -85,9 +98,7 @@ def validate_next(
         )  # fmt: skip
         return Validated(Submitted(store.version(version_id), False, 0), failed=error)
     beating.stop()
-    store.finish_validation(
-        version_id, worker_id, lease, replay_path=replay_key, logs_path=logs_key
-    )
+    store.finish_validation(claimed, worker_id, replay_path=replay_key, logs_path=logs_key)
     crash_point("validation_finished")
     v = settled.version
     log.info(
@@ -113,7 +124,7 @@ def validate_until_settled(
     elsewhere may play some of them meanwhile); the first platform failure of its own ends
     the wait, its version still pending."""
     while True:
-        store.reap_validations(silent_after_s)
+        store.reap_jobs(silent_after_s, kinds=(JobKind.VALIDATION,))
         done = validate_next(store, data, sandbox, worker_id)
         if done is not None and done.failed and done.settled.version.id == version_id:
             return done
@@ -171,21 +182,3 @@ def build_version(data: StoredFiles, sandbox: Sandbox, key: str) -> BuildFailed 
         data.store_built(key, submission.pack(product))
     return None
 
-
-class _Heartbeat:
-    """The claimed validation's heartbeat, from the claim until it is recorded."""
-
-    def __init__(self, store: Store, claimed: Validation, worker_id: str, every_s: float) -> None:
-        self._done = threading.Event()
-        version_id, lease = claimed.version_id, claimed.lease
-
-        def beat() -> None:
-            while not self._done.wait(every_s):
-                store.heartbeat_validation(version_id, worker_id, lease)
-
-        self._thread = threading.Thread(target=beat, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._done.set()
-        self._thread.join()

@@ -1,11 +1,13 @@
-"""A worker: claims queued matches, plays them in the sandbox, records each result once.
+"""A worker: claims jobs from the job queue (``arena.store.jobs``), plays them in the
+sandbox, records each result once.
 
-Submitted versions' validation games come first (``validate.py``): a slot that holds no
-match claims the next validation before any match, and claims no match ahead while one is
-queued. A worker given one tournament (``tournament_id``) plays no validation.
+Submitted versions' validation games come first (the queue's ordering rules; played by
+``validate.py``): a slot that holds no match claims the next validation before any match,
+and claims no match ahead while one is queued. A worker given one tournament
+(``tournament_id``) plays no validation.
 
-Each of its ``concurrency`` slots loops: requeue matches whose worker went silent, claim the
-first queued match in schedule order, play it while a heartbeat thread says it is still
+Each of its ``concurrency`` slots loops: requeue jobs whose worker went silent, claim the
+first queued job, play it while a heartbeat thread (``heartbeat.py``) says it is still
 alive, then record the result (refused, and dropped, if the match was taken away meanwhile)
 and apply whatever ratings have become ready. A bot fault is a result; a platform failure
 (``SandboxError`` or anything unexpected) is not: the match is handed back, and after three
@@ -41,14 +43,15 @@ from arena.limits import stored_limits
 from arena.play import TablePipeline
 from arena.read_model import SILENT_AFTER_S
 from arena.sandbox import Sandbox
-from arena.store import Match, Store
+from arena.store import Job, JobKind, Match, Store
 
 from .apply_ratings import update_ratings
 from .doctor import repair
+from .heartbeat import Heartbeat
 from .matches import ScheduledMatch, play_match, schedule_match
 from .stored_files import StoredFiles
 from .tournaments import unfinished
-from .validate import validate_next
+from .validate import validate_claimed
 
 log = logging.getLogger("arena.worker")
 
@@ -194,7 +197,10 @@ class Worker:
             if self.stopping.is_set() or self._validations_queued():
                 return  # a validation goes first: this slot takes it after the match
             try:
-                ahead = self._claim(worker_id, tables)
+                job = self.store.claim_job(
+                    worker_id, kinds=(JobKind.MATCH,), tournament_id=self.tournament_id
+                )
+                ahead = None if job is None else self._claimed(job, worker_id, tables)
             except Exception as e:  # the store failed: claim again after this match
                 _event(
                     logging.WARNING, "claim_failed", f"slot {worker_id}: {e}",
@@ -205,9 +211,14 @@ class Worker:
             while not self.stopping.is_set():
                 try:
                     self._reap()
-                    if ahead is None and self._validate(worker_id):
-                        continue
-                    claimed = ahead if ahead is not None else self._claim(worker_id, tables)
+                    if ahead is not None:
+                        claimed: Claimed | None = ahead
+                    else:
+                        job = self.store.claim_job(worker_id, tournament_id=self.tournament_id)
+                        if job is not None and job.kind == JobKind.VALIDATION:
+                            self._validate(job, worker_id)
+                            continue
+                        claimed = None if job is None else self._claimed(job, worker_id, tables)
                 except Exception as e:  # the store is down for now (restarted): wait, try again
                     _event(
                         logging.WARNING, "claim_failed", f"slot {worker_id}: {e}",
@@ -232,16 +243,14 @@ class Worker:
                 self._release(ahead, worker_id)
             tables.close()
 
-    def _claim(self, worker_id: str, tables: TablePipeline) -> Claimed | None:
-        """The next queued match, claimed, its heartbeat beating and its games scheduled."""
-        match = self.store.claim(worker_id, tournament_id=self.tournament_id)
-        if match is None:
-            return None
+    def _claimed(self, job: Job, worker_id: str, tables: TablePipeline) -> Claimed:
+        """A match just claimed, its heartbeat beating and its games scheduled."""
+        match = job.match
         _event(
             logging.INFO, "match_claimed", f"{_name(match)} claimed by {worker_id}",
             **_fields(match, worker_id), attempts=match.attempts, lease=match.lease,
         )  # fmt: skip
-        claimed = Claimed(match, self.store, worker_id, self.config.match_heartbeat_s)
+        claimed = Claimed(job, Heartbeat(self.store, job, worker_id, self.config.match_heartbeat_s))
         try:
             tournament = self.store.tournament_by_id(match.tournament_id)
             limits = stored_limits(tournament.limits)
@@ -254,10 +263,9 @@ class Worker:
 
     def _release(self, claimed: Claimed, worker_id: str) -> None:
         """Hand back a match claimed ahead that this slot will not play (it is stopping)."""
-        claimed.stop_heartbeat()
-        match = claimed.match
-        assert match.id is not None
-        if self.store.release(match.id, worker_id, lease=match.lease):
+        claimed.heartbeat.stop()
+        match = claimed.job.match
+        if self.store.release_job(claimed.job, worker_id):
             _event(
                 logging.INFO, "match_released", f"{_name(match)} handed back unplayed",
                 **_fields(match, worker_id),
@@ -271,28 +279,27 @@ class Worker:
         except Exception:  # the store failed: claim the match, the validation waits a match
             return False
 
-    def _validate(self, worker_id: str) -> bool:
-        """Play the next queued validation, if this worker plays them; True if it did."""
-        if self.tournament_id is not None:
-            return False
+    def _validate(self, job: Job, worker_id: str) -> None:
+        """Play the validation claimed (``job``) and settle its version."""
         heartbeat = self.config.match_heartbeat_s
-        return validate_next(self.store, self.data, self.sandbox, worker_id, heartbeat) is not None
+        validate_claimed(self.store, self.data, self.sandbox, job, worker_id, heartbeat)
 
     def _reap(self) -> None:
-        if self.tournament_id is None:
-            for validation in self.store.reap_validations(self.config.silent_after_s):
+        kinds = (JobKind.MATCH,) if self.tournament_id is not None else tuple(JobKind)
+        for job in self.store.reap_jobs(self.config.silent_after_s, kinds=kinds):
+            row = job.row
+            if job.kind == JobKind.VALIDATION:
                 _event(
                     logging.WARNING, "validation_reaped",
-                    f"validation of version {validation.version_id} taken back:"
-                    f" {validation.last_error}",
-                    version=validation.version_id, status=validation.status,
-                    error=validation.last_error, attempts=validation.attempts,
+                    f"validation of version {job.id} taken back: {row.last_error}",
+                    version=job.id, status=row.status, error=row.last_error,
+                    attempts=row.attempts,
                 )  # fmt: skip
-        for match in self.store.reap(self.config.silent_after_s):
+                continue
             _event(
-                logging.WARNING, "match_reaped", f"{_name(match)} taken back: {match.last_error}",
-                **_fields(match, None), status=match.status, error=match.last_error,
-                attempts=match.attempts,
+                logging.WARNING, "match_reaped", f"{_name(job.match)} taken back: {row.last_error}",
+                **_fields(job.match, None), status=row.status, error=row.last_error,
+                attempts=row.attempts,
             )  # fmt: skip
 
     def _idle(self) -> bool:
@@ -307,8 +314,7 @@ class Worker:
         tables: TablePipeline,
         on_last_game: Callable[[], None],
     ) -> None:
-        match = claimed.match
-        assert match.id is not None
+        job, match = claimed.job, claimed.job.match
         start = time.monotonic()
         try:
             if claimed.failure is not None:
@@ -317,7 +323,7 @@ class Worker:
             result = play_match(self.data, claimed.scheduled, tables, on_last_game=on_last_game)
         except Exception as e:  # the platform failed, not a bot: hand the match back
             error = f"{type(e).__name__}: {e}"
-            status = self.store.fail(match.id, worker_id, error, lease=match.lease)
+            status = self.store.fail_job(job, worker_id, error)
             _event(
                 logging.ERROR, "match_failed", f"{_name(match)} failed: {error}",
                 exc_info=True, **_fields(match, worker_id), seconds=_since(start),
@@ -326,10 +332,10 @@ class Worker:
             self.listener("failed", match)
             return
         finally:
-            claimed.stop_heartbeat()
+            claimed.heartbeat.stop()
         seconds = _since(start)
         crash_point("match_played")
-        if self.store.finish(match.id, worker_id, result, lease=match.lease):
+        if self.store.finish(job, worker_id, result):
             crash_point("match_finished")
             with self._count_lock:
                 self.matches_done += 1
@@ -342,7 +348,7 @@ class Worker:
             )  # fmt: skip
             update_ratings(self.store, match.tournament_id)
             crash_point("match_rated")
-            self.listener("done", self.store.match(match.id))
+            self.listener("done", self.store.match(job.id))
         else:  # reaped meanwhile: someone else plays it
             _event(
                 logging.WARNING, "match_dropped",
@@ -352,28 +358,15 @@ class Worker:
             self.listener("dropped", match)
 
 
+@dataclass
 class Claimed:
-    """A match this slot claimed: its heartbeat beats from the claim until it is recorded or
-    handed back (a match claimed ahead waits for the match before it)."""
+    """A match this slot claimed, its heartbeat beating from the claim until it is recorded
+    or handed back (a match claimed ahead waits for the match before it)."""
 
-    def __init__(self, match: Match, store: Store, worker_id: str, every_s: float) -> None:
-        assert match.id is not None
-        self.match = match
-        self.scheduled: ScheduledMatch | None = None
-        self.failure: Exception | None = None  # why its games could not be scheduled
-        self._done = threading.Event()
-        match_id, lease = match.id, match.lease
-
-        def beat() -> None:
-            while not self._done.wait(every_s):
-                store.heartbeat(match_id, worker_id, lease=lease)
-
-        self._thread = threading.Thread(target=beat, daemon=True)
-        self._thread.start()
-
-    def stop_heartbeat(self) -> None:
-        self._done.set()
-        self._thread.join()
+    job: Job
+    heartbeat: Heartbeat
+    scheduled: ScheduledMatch | None = None
+    failure: Exception | None = None  # why its games could not be scheduled
 
 
 def _event(level: int, event: str, message: str, *, exc_info: bool = False, **fields: Any) -> None:

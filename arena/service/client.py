@@ -20,6 +20,7 @@ from arena import submission
 from arena.engine.replay import Replay
 from arena.read_model import (
     BotLog,
+    BotStatistics,
     CompareLine,
     CompareSettings,
     MatchRow,
@@ -137,6 +138,11 @@ class RemoteLadder:
     def status(self, silent_after: float) -> Status:
         reply = self._call(self.stub.Status, pb.StatusRequest(silent_after=silent_after))
         return Status.from_json(json.loads(reply.status_json))
+
+    def bot_statistics(self, bot: str, tournament: str) -> BotStatistics:
+        request = pb.BotStatisticsRequest(bot=bot, tournament=tournament)
+        reply = self._call(self.stub.BotStatistics, request)
+        return BotStatistics.from_json(json.loads(reply.statistics_json))
 
     def tokens(self, token: str) -> list[TokenRow]:
         reply = self._call(self.stub.ListTokens, pb.ListTokensRequest(), token=token)

@@ -29,7 +29,7 @@ import grpc
 from arena.competition import ScheduleError
 from arena.league.api import LocalLadder, NoResult
 from arena.league.worker import WorkerConfig
-from arena.read_model import CompareSettings
+from arena.read_model import LADDER, CompareSettings
 from arena.sandbox import SandboxError
 from arena.store import (
     AuthError,
@@ -365,6 +365,13 @@ class ArenaService(rpc.ArenaServicer):
     def Status(self, request: pb.StatusRequest, context: grpc.ServicerContext) -> pb.StatusResponse:
         now = self.ladder.status(request.silent_after or WorkerConfig.silent_after_s)
         return pb.StatusResponse(status_json=json.dumps(now.as_json()))
+
+    @_rpc
+    def BotStatistics(
+        self, request: pb.BotStatisticsRequest, context: grpc.ServicerContext
+    ) -> pb.BotStatisticsResponse:
+        found = self.ladder.bot_statistics(request.bot, request.tournament or LADDER)
+        return pb.BotStatisticsResponse(statistics_json=json.dumps(found.as_json()))
 
     @_stream
     def Compare(

@@ -34,7 +34,17 @@ from .models import (
     Validation,
     WorkerState,
 )
-from .store import Entry, ForfeitInfo, MatchResult, MatchSpec, RatingStep, Settled, Store
+from .store import (
+    Entry,
+    ForfeitInfo,
+    Job,
+    JobKind,
+    MatchResult,
+    MatchSpec,
+    RatingStep,
+    Settled,
+    Store,
+)
 
 __all__ = [
     "AuthError",
@@ -44,6 +54,8 @@ __all__ = [
     "Entry",
     "Forbidden",
     "ForfeitInfo",
+    "Job",
+    "JobKind",
     "Match",
     "MatchResult",
     "MatchSpec",

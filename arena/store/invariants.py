@@ -54,29 +54,6 @@ class Invariants(StoreBase):
         with self._session() as session:
             return list(session.exec(query))
 
-    def silent_validations(self, silent_for_s: float, now: float | None = None) -> list[Validation]:
-        """The running validations not heard from for ``silent_for_s``."""
-        now = time.time() if now is None else now
-        query = select(Validation).where(
-            Validation.status == MatchStatus.RUNNING,
-            col(Validation.heartbeat_at) < now - silent_for_s,
-        )
-        with self._session() as session:
-            return list(session.exec(query))
-
-    def silent_matches(self, silent_for_s: float, now: float | None = None) -> list[Match]:
-        """The running matches not heard from for ``silent_for_s``."""
-        now = time.time() if now is None else now
-        query = (
-            select(Match)
-            .where(
-                Match.status == MatchStatus.RUNNING, col(Match.heartbeat_at) < now - silent_for_s
-            )
-            .order_by(col(Match.id))
-        )
-        with self._session() as session:
-            return list(session.exec(query))
-
     def unrated_ready(self, tournament_id: int) -> int:
         """How many done matches after the last one rated have nothing unfinished before
         them: ratable, not yet rated (three index lookups, however long the schedule)."""

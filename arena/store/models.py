@@ -94,8 +94,9 @@ class BotVersion(SQLModel, table=True):
 
 
 class Validation(SQLModel, table=True):
-    """A version's validation game: queued as the version is stored, claimed by a worker
-    ahead of every match (one at a time, in version order, so versions join the ladder in
+    """A version's validation game, a job of the job queue (``jobs.py``) as a match is, by
+    the same columns: queued as the version is stored, claimed by a worker ahead of every
+    match (one at a time, in version order, so versions join the ladder in
     the order they were submitted), then kept: its replay and each seat's log."""
 
     __tablename__: ClassVar[str] = "validations"
@@ -107,6 +108,7 @@ class Validation(SQLModel, table=True):
     worker_id: str | None = Field(default=None, max_length=128)
     heartbeat_at: float | None = None
     queued_at: float
+    started_at: float | None = None  # the last claim's
     finished_at: float | None = None
     last_error: str | None = None  # the last infrastructure failure
     replay_path: str | None = Field(default=None, max_length=512)  # blob key: the replay
@@ -218,11 +220,13 @@ class RatingChange(SQLModel, table=True):
 
 
 class VersionTally(SQLModel, table=True):
-    """A version's running tallies over its done matches (``tallies.py``): counted in the
-    transaction that records each result, so they always agree with the results."""
+    """A version's running tallies over its done matches in one tournament (``tallies.py``):
+    added in the transaction that records each result, so they always agree with the
+    results."""
 
     __tablename__: ClassVar[str] = "version_tallies"
 
+    tournament_id: int = Field(foreign_key="tournaments.id", primary_key=True)
     version_id: int = Field(foreign_key="bot_versions.id", primary_key=True)
     # arena.competition.statistics.Statistics.to_record() over its seat-games
     statistics: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))

@@ -1,51 +1,26 @@
-"""The match queue: workers claim queued matches, heartbeat, and record each result once.
-
-A claim takes the queued match with the lowest schedule index (PostgreSQL: ``SELECT ... FOR
-UPDATE SKIP LOCKED``, so claimers never wait on each other; SQLite: a ``BEGIN IMMEDIATE``
-transaction). Every later call names the claimer by ``worker_id`` (unique per claimer, e.g.
-``host:pid:slot``) and optionally by the claim's ``lease``; it is refused, changing nothing,
-once the match is no longer that claimer's: the reaper requeued it, or it is finished.
-
-Infrastructure failures (``fail``, or a worker gone silent) count as attempts; the third
-marks the match ``error``, never rated. Bot faults are results, recorded by ``finish``.
+"""The match queue's own part: matches appended to a tournament's schedule, a match's
+result recorded once with its tallies, and the reads of the schedule. Claiming, heartbeats,
+failures and reaping are the job queue's (``jobs.py``), for matches and validations alike.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, case, func, insert, or_, update
+from sqlalchemy import Connection, func, insert, or_, update
 from sqlmodel import Session, col, select
 
-from arena.crashpoint import crash_point
-from arena.read_model import MatchStatus, TournamentKind
+from arena.competition.pairs import by_team
+from arena.competition.tallies import Figures
+from arena.read_model import MatchStatus
 
 from . import tallies
-from .base import StoreBase
 from .errors import NotFound, StoreError
-from .models import Match, Tournament
-
-MAX_ATTEMPTS = 3
-
-
-def failed_values(attempts_column: Any, error: str, now: float) -> dict[str, Any]:
-    """The columns a failed attempt sets, for a match or a validation alike: one more
-    attempt, queued again or ``error`` on the last, the worker's hold released."""
-    attempts = attempts_column + 1
-    return {
-        "attempts": attempts,
-        "status": case(
-            (attempts >= MAX_ATTEMPTS, MatchStatus.ERROR.value), else_=MatchStatus.QUEUED.value
-        ),
-        "finished_at": case((attempts >= MAX_ATTEMPTS, now), else_=None),
-        "worker_id": None,
-        "heartbeat_at": None,
-        "last_error": " ".join(error.split())[:2000],
-    }
-
+from .jobs import Job, Jobs
+from .models import Match
 
 Teams = tuple[tuple[int, int], tuple[int, int]]
 
@@ -80,8 +55,10 @@ class MatchResult:
     totals: tuple[tuple[int, int], tuple[int, int]]  # (first game, second game)
     winner: int | None  # 0, 1, or None for a draw
     forfeit: ForfeitInfo | None = None
-    replay_path: str | None = None  # relative to ARENA_HOME
-    logs_path: str | None = None
+    replay_path: str | None = None  # blob key: both games' replays
+    logs_path: str | None = None  # blob key: {"game1": [4 keys], "game2": [...]}
+    # What the match adds to its versions' tallies (the worker's, from the replays it holds).
+    tallies: Mapping[int, Figures] = field(default_factory=dict)
 
     @classmethod
     def from_seat_totals(
@@ -91,9 +68,8 @@ class MatchResult:
         winner: int | None,
         **rest: Any,
     ) -> MatchResult:
-        """From each game's ``state.totals`` (by seat pair: 0+2, 1+3): the second game seats
-        team 0 at 1+3."""
-        return cls(totals=(first, (second[1], second[0])), winner=winner, **rest)
+        """From each game's ``state.totals`` (by seat pair: 0+2, 1+3)."""
+        return cls(totals=(by_team(1, first), by_team(2, second)), winner=winner, **rest)
 
     @property
     def points(self) -> tuple[int, int]:
@@ -138,62 +114,18 @@ def cancel_statement(*, tournament_id: int | None = None, version_id: int | None
     return statement.values(status=MatchStatus.CANCELLED, finished_at=time.time())
 
 
-class Queue(StoreBase):
+class Queue(Jobs):
     def enqueue(self, tournament_id: int, matches: Iterable[MatchSpec]) -> range:
         """Append matches to the tournament's schedule; returns their schedule indexes."""
         specs = list(matches)
         return self._retrying(lambda session: append_matches(session, tournament_id, specs))
 
-    def claim(
-        self, worker_id: str, now: float | None = None, *, tournament_id: int | None = None
-    ) -> Match | None:
-        """The queued match first in schedule order, now running for ``worker_id``."""
-        now = time.time() if now is None else now
-        with self._session(write=True) as session:
-            query = select(Match).where(Match.status == MatchStatus.QUEUED)
-            if tournament_id is not None:
-                query = query.where(Match.tournament_id == tournament_id)
-            # Comparisons first: someone is waiting for each of their pairs.
-            comparison = (
-                select(Tournament.id)
-                .where(Tournament.kind == TournamentKind.COMPARE)
-                .scalar_subquery()
-            )
-            first = case((col(Match.tournament_id).in_(comparison), 0), else_=1)
-            query = (
-                query.order_by(first, col(Match.tournament_id), col(Match.schedule_index))
-                .limit(1)
-                .with_for_update(skip_locked=True)
-            )
-            match = session.exec(query).first()
-            if match is None:
-                return None
-            match.status = MatchStatus.RUNNING
-            match.worker_id = worker_id
-            match.lease += 1
-            match.heartbeat_at = now
-            match.started_at = now
-            session.add(match)
-        return match
-
-    def heartbeat(
-        self, match_id: int, worker_id: str, now: float | None = None, *, lease: int | None = None
-    ) -> bool:
-        """Still alive; False when the match is no longer this worker's (stop playing it)."""
-        now = time.time() if now is None else now
-        return self._owned_update(match_id, worker_id, lease, {"heartbeat_at": now}) is not None
-
     def finish(
-        self,
-        match_id: int,
-        worker_id: str,
-        result: MatchResult,
-        now: float | None = None,
-        *,
-        lease: int | None = None,
+        self, job: Job, worker_id: str, result: MatchResult, now: float | None = None
     ) -> bool:
-        """Record the result, once, and count it in its versions' tallies in the same
-        transaction: False (and nothing changed) when this worker no longer owns the match."""
+        """Record the result, once, with its tallies added to its versions' in the same
+        transaction (one write: the store reads no replay): False (and nothing changed) when
+        this worker no longer owns the match."""
         now = time.time() if now is None else now
         if result.winner not in (0, 1, None):
             raise StoreError(f"winner must be 0, 1 or None, got {result.winner}")
@@ -218,67 +150,13 @@ class Queue(StoreBase):
             "logs_path": result.logs_path,
         }
 
-        def count(connection: Connection) -> None:
-            crash_point("match_recorded")  # a test seam: the transaction dies uncommitted
-            tallies.add_result(connection, match_id)
+        def count(connection: Connection, match: Match) -> None:
+            strangers = set(result.tallies) - set(match.seats)
+            if strangers:
+                raise StoreError(f"match {job.id} has no version {min(strangers)} to tally")
+            tallies.add(connection, match.tournament_id, result.tallies)
 
-        counted = self._owned_update(match_id, worker_id, lease, values, then=count)
-        return counted is not None
-
-    def fail(
-        self,
-        match_id: int,
-        worker_id: str,
-        error: str,
-        now: float | None = None,
-        *,
-        lease: int | None = None,
-    ) -> MatchStatus | None:
-        """An infrastructure failure: requeue the match, or mark it ``error`` on the third.
-        Returns the new status, or None when this worker no longer owns the match."""
-        now = time.time() if now is None else now
-        values = failed_values(col(Match.attempts), error, now)
-        status = self._owned_update(match_id, worker_id, lease, values)
-        return None if status is None else MatchStatus(status)
-
-    def release(self, match_id: int, worker_id: str, *, lease: int | None = None) -> bool:
-        """Hand back a match claimed but not begun (its worker is stopping): queued again as
-        if never claimed, no attempt counted. False when this worker no longer owns it."""
-        values: dict[str, Any] = {
-            "status": MatchStatus.QUEUED,
-            "worker_id": None,
-            "heartbeat_at": None,
-            "started_at": None,
-        }
-        return self._owned_update(match_id, worker_id, lease, values) is not None
-
-    def reap(self, silent_for_s: float, now: float | None = None) -> list[Match]:
-        """Requeue (or, on the third failure, mark ``error``) the running matches whose
-        worker hasn't sent a heartbeat for ``silent_for_s`` seconds; returns them."""
-        now = time.time() if now is None else now
-        cutoff = now - silent_for_s
-        with self._session(write=True) as session:
-            query = (
-                select(Match)
-                .where(Match.status == MatchStatus.RUNNING, col(Match.heartbeat_at) < cutoff)
-                .order_by(col(Match.id))
-                .with_for_update()
-            )
-            reaped = list(session.exec(query))
-            for match in reaped:
-                match.attempts += 1
-                match.last_error = (
-                    f"worker {match.worker_id} went silent for more than {silent_for_s:g} s"
-                )
-                if match.attempts >= MAX_ATTEMPTS:
-                    match.status = MatchStatus.ERROR
-                    match.finished_at = now
-                else:
-                    match.status = MatchStatus.QUEUED
-                match.worker_id = None
-                match.heartbeat_at = None
-                session.add(match)
-        return reaped
+        return self._owned_update(job, worker_id, values, then=count) is not None
 
     def match(self, match_id: int) -> Match:
         with self._session() as session:
@@ -390,34 +268,6 @@ class Queue(StoreBase):
             for status, count in session.exec(query):
                 counts[MatchStatus(status)] = count
             return counts
-
-    def _owned_update(
-        self,
-        match_id: int,
-        worker_id: str,
-        lease: int | None,
-        values: dict[str, Any],
-        then: Callable[[Connection], None] | None = None,
-    ) -> str | None:
-        """Update the match only while ``worker_id`` (and ``lease``) runs it, in one statement
-        (a concurrent reap or finish happened either before it or after it), then ``then``
-        in the same transaction; returns the new status, or None when the match isn't this
-        worker's."""
-        with self._session(write=True) as session:
-            statement = update(Match).where(
-                col(Match.id) == match_id,
-                col(Match.status) == MatchStatus.RUNNING,
-                col(Match.worker_id) == worker_id,
-            )
-            if lease is not None:
-                statement = statement.where(col(Match.lease) == lease)
-            statement = statement.values(**values).returning(col(Match.status))
-            status = session.connection().execute(statement).scalar_one_or_none()
-            if status is None and session.get(Match, match_id) is None:
-                raise NotFound(f"unknown match {match_id}")
-            if status is not None and then is not None:
-                then(session.connection())
-        return status
 
 
 def _seats_in(versions: Iterable[int]) -> Any:

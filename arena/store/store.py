@@ -5,7 +5,8 @@ from __future__ import annotations
 from .accounts import Accounts, Entry
 from .blobs import Blobs
 from .invariants import Invariants
-from .queue import MAX_ATTEMPTS, ForfeitInfo, MatchResult, MatchSpec, Queue
+from .jobs import MAX_ATTEMPTS, Job, JobKind
+from .queue import ForfeitInfo, MatchResult, MatchSpec, Queue
 from .ratings import Ratings, RatingStep
 from .secrets import DealSecrets
 from .settling import Settled, Settling
@@ -19,6 +20,8 @@ __all__ = [
     "MAX_ATTEMPTS",
     "Entry",
     "ForfeitInfo",
+    "Job",
+    "JobKind",
     "MatchResult",
     "MatchSpec",
     "RatingStep",
@@ -42,7 +45,7 @@ class Store(
     Workers,
     DealSecrets,
 ):
-    """Users and their tokens, bots, tournaments, stored files, the match queue, the
-    validation queue, versions settled onto the ladder, the checks of its invariants,
+    """Users and their tokens, bots, tournaments, stored files, the job queue (matches
+    and validation games), versions settled onto the ladder, the checks of its invariants,
     ratings, versions' tallies, workers and the deal secret; open it with
     ``arena.store.open_store``. Each method is one transaction."""

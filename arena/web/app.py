@@ -245,8 +245,8 @@ def create_app(
         return Response(_json(ladder.validation_replay(name, number).to_dict()), media_type=JSON)
 
     @app.get("/bots/{name:path}", response_class=HTMLResponse)
-    def bot_page(request: Request, name: str) -> Response:
-        profile = bot_profile(ladder, name, RECENT)
+    def bot_page(request: Request, name: str, tournament: str = LADDER) -> Response:
+        profile = bot_profile(ladder, name, RECENT, tournament)
         user = signed_in(request)
         owner = user is not None and (user.operator or user.name == profile.owner)
         return page(
@@ -377,8 +377,8 @@ def create_app(
         return Response(standings.json(tournament, retired=retired), media_type=JSON)
 
     @app.get("/api/bots/{name:path}")
-    def api_bot(name: str) -> dict[str, Any]:
-        return asdict(bot_profile(ladder, name, RECENT))
+    def api_bot(name: str, tournament: str = LADDER) -> dict[str, Any]:
+        return asdict(bot_profile(ladder, name, RECENT, tournament))
 
     @app.get("/api/status")
     def api_status() -> dict[str, Any]:

@@ -1,22 +1,33 @@
-"""``arena bot NAME``: a ladder bot's statistics, equal to figures computed here another way
-from the very replays its matches stored."""
+"""``arena bot NAME``: a bot's statistics in a tournament, equal to figures computed here
+another way from the very replays its matches stored, and to the web's bot page."""
 
 from __future__ import annotations
 
 import json
+import threading
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arena.competition.statistics import by_bot
+from arena.engine.replay import Replay
+from arena.league.opening import open_ladder
 from arena.league.stored_files import StoredFiles
 from arena.store import MatchStatus
+from arena.web import bound_socket, create_app
+from arena.web.server import make_server, url_of
 from tests.cli.runner import error_line
 from tests.competition.test_statistics import expected_contracts
 from tests.league.conftest import Arena, bot_copy, make_arena
 
 
-def stored_replays(arena: Arena) -> list[dict[str, Any]]:
+def stored_replays(arena: Arena, tournament: str = "ladder") -> list[dict[str, Any]]:
     with arena.store() as store:
-        ladder = store.tournament("ladder")
+        ladder = store.tournament(tournament)
         assert ladder.id is not None
         data = StoredFiles(store, arena.home / "cache")
         return [
@@ -32,6 +43,7 @@ def test_arena_bot_statistics_equal_the_replays(tmp_path: Path) -> None:
     token = arena.user("alice")
     arena.seed(token, "random", bot_copy("random", tmp_path / "random"))
     arena.seed(token, "heuristic", bot_copy("heuristic", tmp_path / "heuristic"))
+    arena.ok("tournament", "create", "cup", "--bots", "random,heuristic", "--seed", 5)
     arena.ok("worker", "--until-idle")
     replays = stored_replays(arena)
     assert len(replays) == 2
@@ -80,6 +92,49 @@ def test_arena_bot_statistics_equal_the_replays(tmp_path: Path) -> None:
     unknown = arena.run("bot", "nobody")
     assert unknown.returncode == 2
     assert error_line(unknown) == "error: no bot 'nobody' on this ladder (arena bots lists them)"
+
+    same_tallies_per_tournament(arena)
+
+
+@contextmanager
+def web(arena: Arena) -> Iterator[str]:
+    """``arena web`` on the arena's database, served in a thread: its URL."""
+    ladder = open_ladder(arena.url)
+    sock = bound_socket("127.0.0.1:0")
+    server = make_server(create_app(ladder, poll_seconds=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        yield url_of(sock)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+        ladder.close()
+
+
+def same_tallies_per_tournament(arena: Arena) -> None:
+    """In the ladder and in the cup, ``arena bot`` and the bot page show the tallies the
+    worker counted, which are that tournament's replays' figures and not the other's."""
+    shown: dict[str, dict[str, Any]] = {}
+    with web(arena) as url:
+        for tournament in ("ladder", "cup"):
+            cli = json.loads(arena.ok("bot", "random", "--tournament", tournament, "--json").stdout)
+            assert (cli["bot"], cli["tournament"]) == ("random", tournament)
+            with urllib.request.urlopen(f"{url}api/bots/random?tournament={tournament}") as r:
+                page = json.loads(r.read())
+            assert page["tournament"] == tournament
+            assert page["statistics"] == cli["all"] == cli["versions"]["random v1"]
+            replays = [Replay.from_dict(r) for r in stored_replays(arena, tournament)]
+            expected = by_bot(replays)["random v1"].to_dict()
+            assert cli["all"]["think"] == pytest.approx(expected.pop("think"))
+            assert {k: v for k, v in cli["all"].items() if k != "think"} == expected
+            assert cli["all"]["games"] == 4  # one match: two seats in each of two games
+            [h2h] = page["head_to_head"]
+            assert (h2h["opponent"], h2h["pairs"]) == ("heuristic v1", 1)
+            shown[tournament] = cli["all"]
+    assert shown["ladder"]["deals"] == shown["cup"]["deals"] == 100
+    assert shown["ladder"]["contracts"] != shown["cup"]["contracts"]  # other seeds, cards
 
 
 MATCH_KEYS = ["id", "schedule_index", "team_a", "team_b", "status", "points", "winner", "note"]

@@ -101,6 +101,7 @@ BENCHES = [
         SCHEDULING_ARGS,
         r"ratio=(\d+\.\d+|nan)",
     ),
+    Bench("bot_statistics.py", ("--matches", "3", "--rounds", "1"), r"ratio=\d+\.\d+"),
     Bench(
         "web.py",
         ("--bots", "4", "--results", "20", "--requests", "2", "--rounds", "1"),

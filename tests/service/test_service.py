@@ -111,6 +111,7 @@ def test_submit_and_read_the_ladder_through_the_server(service: Service, tmp_pat
         ("matches", "--status", "done"),
         ("matches", "--bot", "hero", "--json"),  # filtered by the server's query
         ("matches", "--bot", "rando", "--status", "done"),
+        ("bot", "hero", "--json"),  # the tallies, through the server's BotStatistics
     ):
         remote, local = service.arena(*command), service.local(*command)
         assert remote.returncode == local.returncode == 0, (command, remote.stderr)

@@ -318,9 +318,9 @@ def test_status_reads_the_store(arena: Arena, tmp_path: Path) -> None:
         store.enqueue(mixed.id, [MatchSpec(7, ((r1, r2), (r2, r2))), MatchSpec(8, ((r2, r2),) * 2)])
         ladder = store.tournament("ladder")
         assert ladder.id is not None
-        claimed = store.claim("w1:0", now=1000.0, tournament_id=mixed.id)
-        assert claimed is not None and claimed.id is not None
-        store.heartbeat(claimed.id, "w1:0", now=1010.0)
+        claimed = store.claim_job("w1:0", now=1000.0, tournament_id=mixed.id)
+        assert claimed is not None
+        store.heartbeat_job(claimed, "w1:0", now=1010.0)
         store.worker_started("w1", "host-a", 2, "process")
         store.worker_alive("w1", done=3)
         store.worker_alive("w1", done=2)

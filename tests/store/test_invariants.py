@@ -7,7 +7,15 @@ from __future__ import annotations
 import time
 
 from arena.league.doctor import problems, repair
-from arena.store import MatchResult, MatchSpec, MatchStatus, Store, Tournament, VersionStatus
+from arena.store import (
+    JobKind,
+    MatchResult,
+    MatchSpec,
+    MatchStatus,
+    Store,
+    Tournament,
+    VersionStatus,
+)
 
 
 def kinds(store: Store) -> list[str]:
@@ -44,20 +52,20 @@ def test_a_validation_done_with_its_version_pending_is_played_again(store: Store
     user = store.authenticate(store.add_user("ann"))
     version = store.add_version(user, "shark", "1" * 64, "code/1", b"x", validate=True)
     assert version.id is not None
-    claimed = store.claim_validation("w")
-    assert claimed is not None
-    store.finish_validation(version.id, "w", claimed.lease, replay_path="r", logs_path="l")
+    claimed = store.claim_job("w")
+    assert claimed is not None and claimed.kind == JobKind.VALIDATION
+    store.finish_validation(claimed, "w", replay_path="r", logs_path="l")
     assert kinds(store) == ["validated_pending"]
     assert repair(store, 60.0) == ["the validation of shark v1 queued to be played again"]
     assert kinds(store) == []
-    again = store.claim_validation("w2")
-    assert again is not None and again.version_id == version.id
+    again = store.claim_job("w2")
+    assert again is not None and (again.kind, again.id) == (JobKind.VALIDATION, version.id)
 
 
 def test_a_silent_claim_is_reported_and_taken_back(store: Store) -> None:
     tournament = scheduled(store, 1)
     assert tournament.id is not None
-    store.claim("dead:1:0", now=time.time() - 100)
+    store.claim_job("dead:1:0", now=time.time() - 100)
     assert kinds(store) == ["silent_match"]
     (line,) = repair(store, 60.0)
     assert line.startswith("match ") and line.endswith(": queued")
@@ -69,10 +77,10 @@ def test_a_result_recorded_without_its_rating_is_rated(store: Store) -> None:
     tournament = scheduled(store, 2)
     assert tournament.id is not None
     for _ in range(2):  # as a worker killed after recording each, before rating it
-        match = store.claim("w")
-        assert match is not None and match.id is not None
+        match = store.claim_job("w")
+        assert match is not None
         result = MatchResult(totals=((10, -10), (5, -5)), winner=0)
-        assert store.finish(match.id, "w", result, lease=match.lease)
+        assert store.finish(match, "w", result)
     assert kinds(store) == ["unrated"]
     assert repair(store, 60.0) == ["tournament t: 2 finished matches rated"]
     assert store.rated_through(tournament.id) == 1

@@ -140,9 +140,10 @@ def test_a_database_of_the_previous_schema_is_upgraded_without_loss(db_url: str)
         store.close()
 
 
-def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> None:
-    """A database at 0004 holding two done matches with their replays: the upgrade fills
-    each version's tallies, equal to the statistics recomputed from the replays by player
+def test_upgrading_from_0004_counts_the_results_already_recorded(db_url: str) -> None:
+    """A database at 0004 holding two done matches with their replays, one in each of two
+    tournaments: the upgrade (0005, then 0010) fills each version's tallies in each
+    tournament, equal to the statistics recomputed from that tournament's replays by player
     name, and head-to-head from the matches' points."""
     golden = Path(__file__).parents[1] / "golden" / "v1"  # replays of that time
     first = json.loads((golden / "plain_seed653_random.json").read_text())
@@ -167,12 +168,14 @@ def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> N
                     ),
                     {"b": bot, "h": f"{bot:064x}"},
                 )
-            connection.execute(
-                text(
-                    "INSERT INTO tournaments (name, kind, format, games_per_pairing, seed,"
-                    " limits, created_at) VALUES ('ladder', 'ladder', 'pairs', 1, 1, '{}', 1.0)"
+            for name in ("ladder", "cup"):
+                connection.execute(
+                    text(
+                        "INSERT INTO tournaments (name, kind, format, games_per_pairing, seed,"
+                        " limits, created_at) VALUES (:n, 'ladder', 'pairs', 1, 1, '{}', 1.0)"
+                    ),
+                    {"n": name},
                 )
-            )
             for match_id, seats, points, winner in matches:
                 games = [named(first, seats, labels), named(second, rotated(seats), labels)]
                 replays[match_id] = games
@@ -186,7 +189,7 @@ def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> N
                     text(
                         "INSERT INTO matches (tournament_id, schedule_index, seed, seat0, seat1,"
                         " seat2, seat3, status, attempts, lease, points_team0, points_team1,"
-                        " winner, replay_path) VALUES (1, :i, 1, :s0, :s1, :s2, :s3, 'done', 0,"
+                        " winner, replay_path) VALUES (:i, :i, 1, :s0, :s1, :s2, :s3, 'done', 0,"
                         " 1, :p0, :p1, :w, :k)"
                     ),
                     {"i": match_id, "p0": points[0], "p1": points[1], "w": winner, "k": key}
@@ -196,16 +199,18 @@ def test_upgrading_to_0005_counts_the_results_already_recorded(db_url: str) -> N
         engine.dispose()
     store = open_store(db_url)
     try:
-        stored = store.tallies([1, 2, 3])
-        recomputed = by_bot([Replay.from_dict(g) for games in replays.values() for g in games])
-        for version, label in labels.items():
-            assert stored[version].statistics.to_dict() == recomputed[label].to_dict(), label
-        assert dict(stored[1].head_to_head) == {
-            "2,2": (1, 1, 0, 0, 310, -40),
-            "3,3": (1, 0, 1, 0, 55, 55),
-        }
-        assert dict(stored[2].head_to_head) == {"1,1": (1, 0, 0, 1, -40, 310)}
-        assert dict(stored[3].head_to_head) == {"1,1": (1, 0, 1, 0, 55, 55)}
+        for tournament, match_id in ((1, 1), (2, 2)):  # ladder: match 1; cup: match 2
+            stored = store.tallies(tournament, [1, 2, 3])
+            recomputed = by_bot(Replay.from_dict(g) for g in replays[match_id])
+            assert {labels[v] for v in stored} == set(recomputed)
+            for version, figures in stored.items():
+                label = labels[version]
+                assert figures.statistics.to_dict() == recomputed[label].to_dict(), label
+        ladder, cup = store.tallies(1, [1, 2, 3]), store.tallies(2, [1, 2, 3])
+        assert dict(ladder[1].head_to_head) == {"2,2": (1, 1, 0, 0, 310, -40)}
+        assert dict(ladder[2].head_to_head) == {"1,1": (1, 0, 0, 1, -40, 310)}
+        assert dict(cup[1].head_to_head) == {"3,3": (1, 0, 1, 0, 55, 55)}
+        assert dict(cup[3].head_to_head) == {"1,1": (1, 0, 1, 0, 55, 55)}
         assert schema_diff(store.engine) == []
     finally:
         store.close()
@@ -248,8 +253,8 @@ def test_a_pending_version_of_the_0004_schema_gets_its_validation_queued(db_url:
         assert schema_diff(store.engine) == []
         _active, pending = store.versions("b")
         assert store.validation_statuses() == {pending.id: "queued"}
-        claimed = store.claim_validation("w")
-        assert claimed is not None and claimed.version_id == pending.id
+        claimed = store.claim_job("w")
+        assert claimed is not None and (claimed.kind, claimed.id) == ("validation", pending.id)
     finally:
         store.close()
 

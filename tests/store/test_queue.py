@@ -1,19 +1,26 @@
-"""The match queue: claims in schedule order, never twice; results recorded once; silent
-workers reaped; three infrastructure failures make an error."""
+"""The job queue's matches: claims in schedule order, never twice; results recorded once,
+with their tallies; silent workers reaped; three infrastructure failures make an error."""
 
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 
+from arena.competition.statistics import Statistics
+from arena.competition.tallies import Figures
 from arena.store import (
     ForfeitInfo,
+    Job,
+    JobKind,
+    Match,
     MatchResult,
     MatchSpec,
     MatchStatus,
     NotFound,
     Store,
+    StoreError,
     open_store,
 )
 from tests.store.helpers import active_versions, scheduled
@@ -21,12 +28,16 @@ from tests.store.helpers import active_versions, scheduled
 RESULT = MatchResult(totals=((120, 80), (95, 101)), winner=0, replay_path="replays/x.json")
 
 
+def claim(store: Store, worker_id: str, **given: Any) -> Job | None:
+    return store.claim_job(worker_id, kinds=(JobKind.MATCH,), **given)
+
+
 def test_claims_come_in_schedule_order(store: Store) -> None:
     tournament = scheduled(store, 5)
-    claimed = [store.claim(f"w{i}", now=100.0) for i in range(6)]
-    assert [m.schedule_index if m else None for m in claimed] == [0, 1, 2, 3, 4, None]
-    first = claimed[0]
-    assert first is not None
+    claimed = [claim(store, f"w{i}", now=100.0) for i in range(6)]
+    assert [j.match.schedule_index if j else None for j in claimed] == [0, 1, 2, 3, 4, None]
+    assert claimed[0] is not None
+    first = claimed[0].match
     assert (first.status, first.worker_id, first.lease, first.heartbeat_at) == (
         MatchStatus.RUNNING,
         "w0",
@@ -50,8 +61,8 @@ def test_the_schedule_grows_at_its_end_and_claims_follow_tournaments(store: Stor
     other = store.create_tournament("other", seed=2)
     assert other.id is not None
     store.enqueue(other.id, [MatchSpec(3, ((c, c), (d, d)))])
-    claimed = store.claim("w", tournament_id=other.id)
-    assert claimed is not None and claimed.tournament_id == other.id
+    claimed = claim(store, "w", tournament_id=other.id)
+    assert claimed is not None and claimed.match.tournament_id == other.id
 
 
 def test_concurrent_claimers_never_share_a_match(db_url: str) -> None:
@@ -65,10 +76,9 @@ def test_concurrent_claimers_never_share_a_match(db_url: str) -> None:
         store = open_store(db_url)  # its own engine: its own connections
         mine = claims.setdefault(name, [])
         try:
-            while (match := store.claim(name)) is not None:
-                assert match.id is not None
-                mine.append(match.schedule_index)
-                assert store.finish(match.id, name, RESULT)
+            while (job := claim(store, name)) is not None:
+                mine.append(job.match.schedule_index)
+                assert store.finish(job, name, RESULT)
         except BaseException as e:
             errors.append(e)
         finally:
@@ -94,16 +104,16 @@ def test_concurrent_claimers_never_share_a_match(db_url: str) -> None:
 
 def test_a_result_is_recorded_exactly_once(store: Store) -> None:
     scheduled(store, 1)
-    match = store.claim("w1", now=10.0)
-    assert match is not None and match.id is not None
+    match = claim(store, "w1", now=10.0)
+    assert match is not None
     forfeit = ForfeitInfo(game=2, seat=3, reason="timeout", detail="no answer in 1000 ms")
     result = MatchResult.from_seat_totals(
         (120, 80), (101, 95), winner=0, forfeit=forfeit, logs_path="logs/m1"
     )
     assert result.points == (215, 181)
-    assert not store.finish(match.id, "someone-else", result, now=20.0)
-    assert store.finish(match.id, "w1", result, now=20.0)
-    assert not store.finish(match.id, "w1", RESULT, now=30.0)
+    assert not store.finish(match, "someone-else", result, now=20.0)
+    assert store.finish(match, "w1", result, now=20.0)
+    assert not store.finish(match, "w1", RESULT, now=30.0)
     done = store.match(match.id)
     assert done.status == MatchStatus.DONE
     assert (done.game1_team0, done.game1_team1, done.game2_team0, done.game2_team1) == (
@@ -115,33 +125,32 @@ def test_a_result_is_recorded_exactly_once(store: Store) -> None:
     assert (done.points_team0, done.points_team1, done.winner) == (215, 181, 0)
     assert (done.forfeit_game, done.forfeit_seat, done.forfeit_reason) == (2, 3, "timeout")
     assert (done.logs_path, done.replay_path, done.finished_at) == ("logs/m1", None, 20.0)
-    assert not store.heartbeat(match.id, "w1")
-    assert store.fail(match.id, "w1", "too late") is None
+    assert not store.heartbeat_job(match, "w1")
+    assert store.fail_job(match, "w1", "too late") is None
     assert store.match(match.id).attempts == 0
 
 
 def test_the_reaper_requeues_a_silent_match_and_refuses_the_late_finish(store: Store) -> None:
     scheduled(store, 2)
-    silent = store.claim("stale", now=100.0)
-    alive = store.claim("alive", now=100.0)
-    assert silent is not None and silent.id is not None
-    assert alive is not None and alive.id is not None
-    assert store.heartbeat(silent.id, "stale", now=105.0)
-    assert store.heartbeat(alive.id, "alive", now=125.0)
-    assert store.reap(silent_for_s=30, now=130.0) == []
-    reaped = store.reap(silent_for_s=30, now=140.0)
-    assert [m.id for m in reaped] == [silent.id]
+    silent = claim(store, "stale", now=100.0)
+    alive = claim(store, "alive", now=100.0)
+    assert silent is not None and alive is not None
+    assert store.heartbeat_job(silent, "stale", now=105.0)
+    assert store.heartbeat_job(alive, "alive", now=125.0)
+    assert store.reap_jobs(silent_for_s=30, now=130.0) == []
+    reaped = store.reap_jobs(silent_for_s=30, now=140.0)
+    assert [(j.kind, j.id) for j in reaped] == [(JobKind.MATCH, silent.id)]
     requeued = store.match(silent.id)
     assert (requeued.status, requeued.worker_id, requeued.attempts) == (MatchStatus.QUEUED, None, 1)
     assert "stale went silent" in (requeued.last_error or "")
-    assert not store.finish(silent.id, "stale", RESULT)
-    assert not store.heartbeat(silent.id, "stale")
+    assert not store.finish(silent, "stale", RESULT)
+    assert not store.heartbeat_job(silent, "stale")
     assert store.match(silent.id).winner is None
     # Claimed again, even by the same worker id: the old claim's lease is refused.
-    again = store.claim("stale", now=150.0)
+    again = claim(store, "stale", now=150.0)
     assert again is not None and again.id == silent.id and again.lease == 2
-    assert not store.finish(silent.id, "stale", RESULT, lease=1)
-    assert store.finish(silent.id, "stale", RESULT, lease=2)
+    assert not store.finish(silent, "stale", RESULT)
+    assert store.finish(again, "stale", RESULT)
     assert store.match(alive.id).status == MatchStatus.RUNNING
 
 
@@ -149,11 +158,11 @@ def test_three_infrastructure_failures_make_an_error(store: Store) -> None:
     scheduled(store, 1)
     statuses = []
     for attempt in range(3):
-        match = store.claim(f"w{attempt}", now=float(attempt))
-        assert match is not None and match.id is not None
-        statuses.append(store.fail(match.id, f"w{attempt}", f"docker died\n(attempt {attempt})"))
+        match = claim(store, f"w{attempt}", now=float(attempt))
+        assert match is not None
+        statuses.append(store.fail_job(match, f"w{attempt}", f"docker died\n(attempt {attempt})"))
     assert statuses == [MatchStatus.QUEUED, MatchStatus.QUEUED, MatchStatus.ERROR]
-    assert store.claim("w9") is None
+    assert claim(store, "w9") is None
     [failed] = store.matches(store.tournament("t").id or 0)
     assert (failed.status, failed.attempts, failed.winner) == (MatchStatus.ERROR, 3, None)
     assert failed.last_error == "docker died (attempt 2)"
@@ -162,8 +171,8 @@ def test_three_infrastructure_failures_make_an_error(store: Store) -> None:
 def test_silent_workers_count_as_failures(store: Store) -> None:
     scheduled(store, 1)
     for attempt in range(3):
-        assert store.claim("w", now=attempt * 100.0) is not None
-        store.reap(silent_for_s=10, now=attempt * 100.0 + 50)
+        assert claim(store, "w", now=attempt * 100.0) is not None
+        store.reap_jobs(silent_for_s=10, now=attempt * 100.0 + 50)
     [match] = store.matches(store.tournament("t").id or 0)
     assert (match.status, match.attempts) == (MatchStatus.ERROR, 3)
 
@@ -172,4 +181,39 @@ def test_unknown_match_ids(store: Store) -> None:
     with pytest.raises(NotFound, match=r"^unknown match 999$"):
         store.match(999)
     with pytest.raises(NotFound, match=r"^unknown match 999$"):
-        store.finish(999, "w", RESULT)
+        store.finish(Job(JobKind.MATCH, 999, 1, Match()), "w", RESULT)
+
+
+def figures(points: int, head: dict[str, tuple[int, ...]] | None = None) -> Figures:
+    return Figures(Statistics(games=2, deals=50, points=points), head or {})
+
+
+def test_a_result_and_its_tallies_are_one_write_by_tournament(store: Store) -> None:
+    """The worker's tallies are added as given, with the result (the store reads no
+    replay: this one names none stored), each tournament's apart; a refused finish adds
+    none, and tallies that do not fit the match leave the result unrecorded too."""
+    cup = scheduled(store, 2, name="cup")
+    a, b = store.matches(cup.id or 0)[0].teams[0][0], store.matches(cup.id or 0)[0].teams[1][0]
+    other = store.create_tournament("other", seed=3)
+    assert other.id is not None
+    store.enqueue(other.id, [MatchSpec(5, ((a, a), (b, b)))])
+    tallied = {a: figures(30, {f"{b},{b}": (1, 1, 0, 0, 215, 181)}), b: figures(-4)}
+    result = MatchResult(((120, 80), (95, 101)), 0, replay_path="replays/none", tallies=tallied)
+
+    first = claim(store, "w", tournament_id=cup.id)
+    assert first is not None
+    assert store.finish(first, "w", result)
+    assert not store.finish(first, "w", result)  # recorded once: counted once
+    second = claim(store, "w", tournament_id=cup.id)
+    assert second is not None
+    strange = MatchResult(((1, 1), (1, 1)), None, tallies={a: figures(1), 999: figures(1)})
+    with pytest.raises(StoreError, match=r"^match \d+ has no version 999 to tally$"):
+        store.finish(second, "w", strange)
+    assert store.match(second.id).status == MatchStatus.RUNNING  # neither written
+    assert store.finish(second, "w", result)
+
+    counted = store.tallies(cup.id or 0, [a, b])
+    assert counted[a].statistics == Statistics(games=4, deals=100, points=60)
+    assert dict(counted[a].head_to_head) == {f"{b},{b}": (2, 2, 0, 0, 430, 362)}
+    assert counted[b].statistics.points == -8 and dict(counted[b].head_to_head) == {}
+    assert store.tallies(other.id, [a, b]) == {}  # its match not played yet

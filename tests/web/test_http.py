@@ -146,7 +146,7 @@ def test_bot_page_shows_the_statistics_of_its_games(site: Site) -> None:
     # match (the tallies), the list the newest 20 only.
     assert "Game statistics, over all its played matches" in body
     assert "Head to head, over all its played matches" in body
-    assert "Over all its played matches, every version and tournament (4 games by seat" in body
+    assert "Over all its played matches in ladder, every version (4 games by seat" in body
     assert "Its most recent played matches, newest first (at most 20;" in body
     assert "most recent matches" not in body.replace("most recent played matches", "")
 

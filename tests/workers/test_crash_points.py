@@ -36,7 +36,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "sample_bots" / "random"
 # Every step on PostgreSQL (the service's database); on SQLite the steps inside a
 # transaction, whose rollback at a killed process is the backend's own (each run is some
 # 20 s on a loaded 2-core machine, most of it starting processes).
-IN_TRANSACTION = ("settle_retired", "settle_activated", "settle_scheduled", "match_recorded")
+IN_TRANSACTION = ("settle_retired", "settle_activated", "settle_scheduled")
 RUNS = [
     *(pytest.param("postgres", step, marks=pytest.mark.postgres) for step in STEPS),
     *(pytest.param("sqlite", step) for step in IN_TRANSACTION),
@@ -133,14 +133,16 @@ def test_a_worker_killed_at_any_step_leaves_the_ladder_whole(
         assert [set(m.seats) for m in live if a2.id in m.seats] == [{a2.id, b1.id}]
         assert {m.status for m in live} == {MatchStatus.DONE}
         assert all(m.attempts <= 1 for m in live)  # a taken-back claim counts one attempt
-        # Every done match rated, in order, once; the tallies those of the results.
+        # Every done match rated, in order, once; the tallies the worker counted those of
+        # the stored replays.
         assert store.rated_through(ladder.id) == max(m.schedule_index for m in live)
         rated = [r.match_id for r in store.rating_history(ladder.id)]
         assert sorted(set(rated)) == sorted(m.id for m in live if m.id is not None)
         versions = [v for v in (a1.id, a2.id, b1.id) if v is not None]
-        counted = store.tallies(versions)
+        counted = store.tallies(ladder.id, versions)
+        assert sorted(counted) == sorted({v for m in live for v in m.seats})
         store.rebuild_tallies()
-        assert store.tallies(versions) == counted
+        assert store.tallies(ladder.id, versions) == counted
     finally:
         store.close()
 

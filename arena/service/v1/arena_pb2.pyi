@@ -633,6 +633,48 @@ class StatusResponse(_message.Message):
 Global___StatusResponse: _TypeAlias = StatusResponse  # noqa: Y015
 
 @_typing.final
+class BotStatisticsRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    tournament: _builtins.str
+    """"" for the ladder"""
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        tournament: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "tournament", b"tournament"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotStatisticsRequest: _TypeAlias = BotStatisticsRequest  # noqa: Y015
+
+@_typing.final
+class BotStatisticsResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATISTICS_JSON_FIELD_NUMBER: _builtins.int
+    statistics_json: _builtins.str
+    def __init__(
+        self,
+        *,
+        statistics_json: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["statistics_json", b"statistics_json"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotStatisticsResponse: _TypeAlias = BotStatisticsResponse  # noqa: Y015
+
+@_typing.final
 class CompareRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

@@ -74,6 +74,11 @@ class ArenaStub:
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.StatusRequest.SerializeToString,
                 response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.StatusResponse.FromString,
                 _registered_method=True)
+        self.BotStatistics = channel.unary_unary(
+                '/arena.service.v1.Arena/BotStatistics',
+                request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.BotStatisticsRequest.SerializeToString,
+                response_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.BotStatisticsResponse.FromString,
+                _registered_method=True)
         self.Compare = channel.unary_stream(
                 '/arena.service.v1.Arena/Compare',
                 request_serializer=arena_dot_service_dot_v1_dot_arena__pb2.CompareRequest.SerializeToString,
@@ -159,6 +164,14 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BotStatistics(self, request, context):
+        """A bot's game statistics in one tournament, from its versions' tallies: the JSON of
+        arena.read_model.BotStatistics (statistics as records).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Compare(self, request, context):
         """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
         one message per pair in seed order, the last one with the verdict.
@@ -229,6 +242,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.Status,
                     request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.StatusRequest.FromString,
                     response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.StatusResponse.SerializeToString,
+            ),
+            'BotStatistics': grpc.unary_unary_rpc_method_handler(
+                    servicer.BotStatistics,
+                    request_deserializer=arena_dot_service_dot_v1_dot_arena__pb2.BotStatisticsRequest.FromString,
+                    response_serializer=arena_dot_service_dot_v1_dot_arena__pb2.BotStatisticsResponse.SerializeToString,
             ),
             'Compare': grpc.unary_stream_rpc_method_handler(
                     servicer.Compare,
@@ -467,6 +485,33 @@ class Arena:
             '/arena.service.v1.Arena/Status',
             arena_dot_service_dot_v1_dot_arena__pb2.StatusRequest.SerializeToString,
             arena_dot_service_dot_v1_dot_arena__pb2.StatusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BotStatistics(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.service.v1.Arena/BotStatistics',
+            arena_dot_service_dot_v1_dot_arena__pb2.BotStatisticsRequest.SerializeToString,
+            arena_dot_service_dot_v1_dot_arena__pb2.BotStatisticsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -66,6 +66,10 @@ class ArenaStub:
     """
     Status: _grpc.UnaryUnaryMultiCallable[_arena_pb2.StatusRequest, _arena_pb2.StatusResponse]
     """Queue depth, running matches, workers: the JSON of `arena status --json`."""
+    BotStatistics: _grpc.UnaryUnaryMultiCallable[_arena_pb2.BotStatisticsRequest, _arena_pb2.BotStatisticsResponse]
+    """A bot's game statistics in one tournament, from its versions' tallies: the JSON of
+    arena.read_model.BotStatistics (statistics as records).
+    """
     Compare: _grpc.UnaryStreamMultiCallable[_arena_pb2.CompareRequest, _arena_pb2.CompareUpdate]
     """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
     one message per pair in seed order, the last one with the verdict.
@@ -104,6 +108,10 @@ class ArenaAsyncStub(ArenaStub):
     """
     Status: _aio.UnaryUnaryMultiCallable[_arena_pb2.StatusRequest, _arena_pb2.StatusResponse]  # type: ignore[assignment]
     """Queue depth, running matches, workers: the JSON of `arena status --json`."""
+    BotStatistics: _aio.UnaryUnaryMultiCallable[_arena_pb2.BotStatisticsRequest, _arena_pb2.BotStatisticsResponse]  # type: ignore[assignment]
+    """A bot's game statistics in one tournament, from its versions' tallies: the JSON of
+    arena.read_model.BotStatistics (statistics as records).
+    """
     Compare: _aio.UnaryStreamMultiCallable[_arena_pb2.CompareRequest, _arena_pb2.CompareUpdate]  # type: ignore[assignment]
     """Duplicate pairs of A against B, queued for the workers, until the SPRT decides:
     one message per pair in seed order, the last one with the verdict.
@@ -187,6 +195,16 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.StatusResponse, _abc.Awaitable[_arena_pb2.StatusResponse]]:
         """Queue depth, running matches, workers: the JSON of `arena status --json`."""
+
+    @_abc_1.abstractmethod
+    def BotStatistics(
+        self,
+        request: _arena_pb2.BotStatisticsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.BotStatisticsResponse, _abc.Awaitable[_arena_pb2.BotStatisticsResponse]]:
+        """A bot's game statistics in one tournament, from its versions' tallies: the JSON of
+        arena.read_model.BotStatistics (statistics as records).
+        """
 
     @_abc_1.abstractmethod
     def Compare(

@@ -1,5 +1,5 @@
-"""version_tallies: each version's running statistics and head-to-head, backfilled from the
-done matches and their replays; an index for one version's rating history in order
+"""version_tallies: each version's running statistics and head-to-head (backfilled from the
+done matches and their replays by 0010); an index for one version's rating history in order
 
 Revision ID: 0005
 Revises: 0004
@@ -12,8 +12,6 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
-
-from arena.store import tallies
 
 revision: str = "0005"
 down_revision: str | None = "0004"
@@ -40,8 +38,8 @@ def upgrade() -> None:
             ["tournament_id", "version_id", "schedule_index"],
             unique=False,
         )
-    # The results recorded before this revision, counted as finish counts each new one.
-    tallies.rebuild(op.get_bind())
+    # The results recorded before this revision are counted by 0010, by tournament: the
+    # counting code is today's, which writes today's table.
 
 
 def downgrade() -> None:
