@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Literal, Protocol, TypeAlias
@@ -45,6 +45,9 @@ class Situation:
     scheduled: Sequence[Table]  # every match scheduled and not cancelled, in schedule order
     ranking: Ranking | None = None  # the rating model's, from the results so far
     scale: float = 400 / math.log(10)  # rating points per natural log-odds of a pair's score
+    # An entry joining a ladder: only its first placement matches are due (the others wait
+    # for results, which a join does not wait for).
+    joining: Entry | None = None
 
 
 class Scheduler(Protocol):
@@ -133,7 +136,6 @@ class Adaptive:
             if a in active and b in active:
                 played.update((a, b))
                 met[frozenset((a, b))] += 1
-        joined = {e: n for n, e in enumerate(situation.entries)}
         tables: list[Table] = []
         busy: set[Entry] = set()  # entries in this call's tables
 
@@ -145,38 +147,62 @@ class Adaptive:
             played.update((a, b))
             busy.update((a, b))
 
-        # Placement: the least played first (then the earliest to join), each its best
-        # opponents by what the result would teach, an opponent at most once per call.
-        # Never more than a round-robin would give it: a small tournament has few to meet.
-        placement = min(self.placement, len(entries) - 1)
+        # Placement: each placing entry its best opponents by what the result would teach,
+        # an opponent at most once per call.
+        placement, step = placement_for(len(entries), self.placement, self.placement_step)
         placing = [e for e in entries if played[e] < placement]
-        placing.sort(key=lambda e: (played[e], joined.get(e, len(joined)), entry_key(e)))
+        if situation.joining is not None:
+            placing = [e for e in placing if e == situation.joining]
+        # One not yet met first; then from the top of the ranking down, so that neighbours
+        # take each other (a Swiss round's pairing), not whoever came first.
+        placing.sort(key=lambda e: (played[e] > 0, -rating[e], entry_key(e)))
         for new in placing:
             if new in busy or (len(tables) >= self.batch and played[new] > 0):
                 continue  # placed further by the next call; one not yet met never waits
-            want = min(self.placement_step, placement - played[new])
+            want = min(step, placement - played[new])
             free = [
                 e
                 for e in entries
                 if e != new and e not in busy and met[frozenset((new, e))] < self.max_per_pair
             ]
-            chosen = best_opponents(new, free, rating, sd, situation.scale, met, want, self.spread)
+            chosen = best_opponents(
+                new, free, rating, sd, situation.scale, met, want, self.spread, played
+            )
             for other in chosen:
                 add(new, other)
             busy.add(new)
-        # Refinement: adjacent entries whose order is least certain, each entry once.
-        order = [s.entry for s in ranking.ranking if s.entry in active]
+        # Refinement: adjacent placed entries whose order is least certain, each entry once
+        # (one still being placed is, by its placement).
+        if situation.joining is not None:
+            return tables
+        order = [
+            s.entry for s in ranking.ranking if s.entry in active and played[s.entry] >= placement
+        ]
         doubtful = []
         for a, b in itertools.pairwise(order):
             los = ranking.los(a, b)
             if los < SEPARATED and met[frozenset((a, b))] < self.max_per_pair:
-                doubtful.append((abs(los - 0.5), met[frozenset((a, b))], entry_key(a), a, b))
+                doubtful.append((met[frozenset((a, b))], abs(los - 0.5), entry_key(a), a, b))
         for *_, a, b in sorted(doubtful):
             if len(tables) >= self.batch:
                 break
             if a not in busy and b not in busy:
                 add(a, b)
         return tables
+
+
+def placement_for(
+    entries: int, placement: int = PLACEMENT, step: int = PLACEMENT_STEP
+) -> tuple[int, int]:
+    """The matches that place a new entry among ``entries``, and how many of them one plan
+    chooses: a quarter of the others at most, never a round-robin; a small ladder's are a
+    few rounds of a Swiss system, one opponent a plan, each chosen by the results before it.
+
+    >>> placement_for(200), placement_for(20), placement_for(3)
+    ((32, 8), (4, 1), (1, 1))
+    """
+    placing = min(placement, max(1, (entries - 1) // 4))
+    return placing, min(step, max(1, placing // 4))
 
 
 def best_opponents(
@@ -188,13 +214,17 @@ def best_opponents(
     met: Counter[frozenset[Entry]],
     k: int,
     spread: float = OPPONENT_SPREAD,
+    played: Mapping[Entry, int] | None = None,
 ) -> list[Entry]:
     """``k`` opponents for ``new``, one for each of ``k`` evenly spaced quantiles of a normal
     around its estimate with ``spread`` times its sd: at each, the candidate whose result
     would teach the most were ``new`` rated there (with ``spread`` 0, the ``k`` that teach the
     most). Spread, an entry whose estimate is off still meets some that pull it back: piled
     at the estimate, a fresh ladder's lucky entries meet each other and its fit stretches."""
-    left = sorted(candidates, key=entry_key)
+    # Ties (a ladder with no results yet) go to the least played: its interval will narrow
+    # the most.
+    load = played or {}
+    left = sorted(candidates, key=lambda e: (load.get(e, 0), entry_key(e)))
     chosen: list[Entry] = []
     for i in range(min(k, len(left))):
         at = rating[new] + spread * sd[new] * _NORMAL.inv_cdf((i + 0.5) / k)

@@ -27,7 +27,7 @@ from arena.competition import (
     states_after,
 )
 from arena.competition.elo_ratings import NATS
-from arena.competition.matchmaking import MAX_PER_PAIR, PLACEMENT, PLACEMENT_STEP
+from arena.competition.matchmaking import MAX_PER_PAIR, placement_for
 from arena.competition.weng_lin import WengLin
 
 SIZES = st.integers(min_value=2, max_value=12)
@@ -115,8 +115,9 @@ def test_the_plan_is_the_same_whatever_order_results_arrived_in(
 @settings(max_examples=15, deadline=None)
 @given(st.integers(min_value=12, max_value=40), SEEDS)
 def test_a_newcomer_is_placed_with_a_bounded_number_of_matches(n: int, seed: int) -> None:
-    """Joining a ladder whose entries are placed, it gets at most ``PLACEMENT_STEP`` per plan
-    until it has ``min(PLACEMENT, n - 1)``, then at most one a plan (a doubtful neighbour)."""
+    """Joining a ladder whose entries are placed, it gets its first step alone as it joins,
+    then a step per plan until placed (``placement_for``), then at most one a plan (a
+    doubtful neighbour)."""
     rng = random.Random(seed)
     old: list[Entry] = list(range(n - 1))
     truth = {e: rng.gauss(0, 200) for e in [*old, "new"]}
@@ -125,19 +126,24 @@ def test_a_newcomer_is_placed_with_a_bounded_number_of_matches(n: int, seed: int
     scheduled = list(base)
     entries = [*old, "new"]
     scheduler = Adaptive()
-    placement = min(PLACEMENT, n - 1)
-    mine = 0
+    placement, step = placement_for(n)
+    ranking = EloFit().show(results, entries, {})
+    joined = scheduler.next_tables(Situation(entries, scheduled, ranking, joining="new"))
+    assert len(joined) == step and all("new" in (t[0][0], t[1][0]) for t in joined)
+    results += play(joined, len(scheduled), truth, seed)
+    scheduled += joined
+    mine = step
     for _ in range(8):
         ranking = EloFit().show(results, entries, {})
         tables = scheduler.next_tables(Situation(entries, scheduled, ranking))
         now = sum("new" in (t[0][0], t[1][0]) for t in tables)
-        assert now <= (min(PLACEMENT_STEP, placement - mine) if mine < placement else 1)
+        assert now <= (min(step, placement - mine) if mine < placement else 1)
         if mine < placement:
-            assert now == min(PLACEMENT_STEP, placement - mine)  # placing goes first
+            assert now == min(step, placement - mine)  # placing goes first
         mine += now
         results += play(tables, len(scheduled), truth, rng.randrange(2**32))
         scheduled += tables
-    assert mine >= min(placement, 8 * PLACEMENT_STEP)
+    assert mine >= min(placement, 9 * step)
 
 
 @settings(max_examples=30, deadline=None)
