@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from arena.competition.pairs import second_seating
 from arena.engine import Observation, Rules
 from arena.engine.bids import PASS
@@ -130,6 +132,7 @@ def schedule_of(store: Store) -> list[tuple[int, tuple[int, int, int, int]]]:
     return [(m.seed, m.seats) for m in store.matches(ladder.id)]
 
 
+@pytest.mark.slow  # in process, yet 440 matches: 25-30 s of CPU
 def test_an_adaptive_ladder_ranks_the_top_three_in_a_third_of_the_round_robin(
     tmp_path: Path,
 ) -> None:
