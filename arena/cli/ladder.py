@@ -684,7 +684,7 @@ def tournament_create(
         str,
         typer.Option(
             help="round-robin (every pairing) or adaptive (matches chosen by what they teach,"
-            " queued a batch at a time; format pairs)."
+            " queued a batch at a time as results come in)."
         ),
     ] = "round-robin",
 ) -> None:

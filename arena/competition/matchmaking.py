@@ -3,18 +3,20 @@ the adaptive one, the ranking its results show. Pure: the league stores what the
 
 - :class:`RoundRobin` (``round-robin``): every pairing once per ``games_per_pairing``; an
   entry that joins plays every other (``schedule.grow``). It needs no results.
-- :class:`Adaptive` (``adaptive``, ``pairs`` only): matches chosen by what they teach.
+- :class:`Adaptive` (``adaptive``): matches chosen by what they teach.
   An entry with fewer than ``placement`` matches is being placed: it gets up to
   ``placement_step`` opponents per call, those whose result most narrows its interval
   (near its estimate, where a result is a coin toss, and uncertain themselves: the result
-  teaches about both). Then the ladder's adjacent entries whose order is least certain
-  (likelihood of superiority nearest 50%, below ``SEPARATED``), each entry once per call,
-  until every such pair has met ``max_per_pair`` times. It returns nothing once no match
-  would teach anything more: a tournament then ends; a ladder waits for a new entry.
+  teaches about both). Then the ladder's placed neighbours whose order is least certain
+  (likelihood of superiority below ``SEPARATED``; those met least, then nearest 50%, first),
+  each entry once per call, until every such pair has met ``max_per_pair`` times. It
+  returns nothing once no match would teach anything more: a tournament then ends; a
+  ladder waits for a new entry. In ``mixed`` each of those matches is a table: the two
+  opposed, each partnered by one of the two free entries rated nearest them, the stronger
+  partner with the weaker of the two.
 
 Both are deterministic: the same entries, schedule and ranking give the same tables, ties
-broken by ``entry_key``. ``mixed`` stays round-robin: its tables of four different entries
-are capped at 32 entries, where a full round-robin is the point.
+broken by ``entry_key``.
 """
 
 from __future__ import annotations
@@ -111,10 +113,9 @@ class Adaptive:
         batch: int = BATCH,
         spread: float = OPPONENT_SPREAD,
     ) -> None:
-        if format != "pairs":
-            raise ScheduleError("the adaptive schedule plays format pairs; mixed is round-robin")
         if min(placement, placement_step, max_per_pair, batch) < 1:
             raise ScheduleError("the adaptive schedule's counts must be at least 1")
+        self.format = format
         self.placement = placement
         self.placement_step = placement_step
         self.max_per_pair = max_per_pair
@@ -132,20 +133,35 @@ class Adaptive:
         played: Counter[Entry] = Counter()
         met: Counter[frozenset[Entry]] = Counter()
         active = set(entries)
-        for (a, _), (b, _) in situation.scheduled:
-            if a in active and b in active:
-                played.update((a, b))
-                met[frozenset((a, b))] += 1
+        for table in situation.scheduled:
+            _count(table, active, played, met)
         tables: list[Table] = []
         busy: set[Entry] = set()  # entries in this call's tables
+        mixed = self.format == "mixed"
+        if mixed and len(entries) < 4:
+            return []
 
-        def add(a: Entry, b: Entry) -> None:
-            # Alternate which side sits first with each meeting of the two.
-            first, second = (a, b) if met[frozenset((a, b))] % 2 == 0 else (b, a)
-            tables.append(((first, first), (second, second)))
-            met[frozenset((a, b))] += 1
-            played.update((a, b))
-            busy.update((a, b))
+        def add(a: Entry, b: Entry, partners: Sequence[Entry] = ()) -> None:
+            """``a`` against ``b``; in mixed, each with one of ``partners`` (the stronger
+            with the weaker, so that the table is a coin toss)."""
+            if mixed:
+                x, y = sorted(partners, key=lambda e: (-rating[e], entry_key(e)))
+                weak_a = (rating[a], entry_key(a)) <= (rating[b], entry_key(b))
+                table: Table = ((a, x), (b, y)) if weak_a else ((a, y), (b, x))
+            else:
+                # Alternate which side sits first with each meeting of the two.
+                first, second = (a, b) if met[frozenset((a, b))] % 2 == 0 else (b, a)
+                table = ((first, first), (second, second))
+            tables.append(table)
+            _count(table, active, played, met)
+            busy.update((a, b, *partners))
+
+        def partners_for(a: Entry, b: Entry, fresh: bool = False) -> list[Entry]:
+            """Two free entries nearest the middle of ``a`` and ``b`` (mixed): the table's
+            result then tells most about the two. ``fresh``: busy ones too if need be."""
+            free = [e for e in entries if e not in (a, b) and (fresh or e not in busy)]
+            middle = (rating[a] + rating[b]) / 2
+            return sorted(free, key=lambda e: (abs(rating[e] - middle), entry_key(e)))[:2]
 
         # Placement: each placing entry its best opponents by what the result would teach,
         # an opponent at most once per call.
@@ -160,16 +176,26 @@ class Adaptive:
             if new in busy or (len(tables) >= self.batch and played[new] > 0):
                 continue  # placed further by the next call; one not yet met never waits
             want = min(step, placement - played[new])
+            # One never seated meets whoever it must: a tournament's entries are those its
+            # schedule seats.
+            fresh = played[new] == 0
             free = [
                 e
                 for e in entries
-                if e != new and e not in busy and met[frozenset((new, e))] < self.max_per_pair
+                if e != new
+                and (fresh or e not in busy)
+                and met[frozenset((new, e))] < self.max_per_pair
             ]
             chosen = best_opponents(
                 new, free, rating, sd, situation.scale, met, want, self.spread, played
             )
             for other in chosen:
-                add(new, other)
+                if not mixed:
+                    add(new, other)
+                elif (fresh or other not in busy) and len(
+                    two := partners_for(new, other, fresh)
+                ) == 2:
+                    add(new, other, two)
             busy.add(new)
         # Refinement: adjacent placed entries whose order is least certain, each entry once
         # (one still being placed is, by its placement).
@@ -186,9 +212,24 @@ class Adaptive:
         for *_, a, b in sorted(doubtful):
             if len(tables) >= self.batch:
                 break
-            if a not in busy and b not in busy:
+            if a in busy or b in busy:
+                continue
+            if not mixed:
                 add(a, b)
+            elif len(two := partners_for(a, b)) == 2:
+                add(a, b, two)
         return tables
+
+
+def _count(
+    table: Table, active: set[Entry], played: Counter[Entry], met: Counter[frozenset[Entry]]
+) -> None:
+    """Count a table's active entries as having played, and each two of them on opposite
+    teams as having met (in ``pairs``, the table's two entries once)."""
+    (a, c), (b, d) = table
+    played.update({a, b, c, d} & active)
+    opposed = {frozenset((x, y)) for x in (a, c) for y in (b, d) if {x, y} <= active}
+    met.update(opposed)
 
 
 def placement_for(

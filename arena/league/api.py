@@ -333,7 +333,7 @@ class LocalLadder:
         """Change how a tournament (the ladder, made if need be) chooses its next matches;
         those queued stay. An adaptive one queues its next batch now if one is due; with how
         many matches."""
-        try:  # the checks of its creation (the adaptive schedule plays format pairs)
+        try:  # the checks of its creation
             t = self.store.tournament(name)
             scheduler_named(schedule, t.format, t.games_per_pairing)  # type: ignore[arg-type]
         except NotFound:

@@ -16,6 +16,7 @@ from arena.competition import (
     Adaptive,
     EloFit,
     Entry,
+    Format,
     Result,
     RoundRobin,
     ScheduleError,
@@ -86,6 +87,18 @@ def test_adaptive_never_seats_an_entry_against_itself_and_caps_each_pairing(
 @given(SIZES, SEEDS)
 def test_adaptive_is_a_function_of_its_situation(n: int, seed: int) -> None:
     assert run(n, seed, calls=5) == run(n, seed, calls=5)
+
+
+@settings(max_examples=20, deadline=None)
+@given(SIZES, st.sampled_from(["pairs", "mixed"]))
+def test_a_fresh_adaptive_schedule_seats_every_entry_in_its_first_plan(
+    n: int, format: Format
+) -> None:
+    """A tournament's entries are those its schedule seats: none may wait for a later plan."""
+    entries: list[Entry] = list(range(n))
+    first = Adaptive(format).next_tables(Situation(entries, [], EloFit().show([], entries, {})))
+    seated = {e for table in first for team in table for e in team}
+    assert seated == (set(entries) if format == "pairs" or n >= 4 else set())
 
 
 @settings(max_examples=20, deadline=None)
@@ -164,8 +177,6 @@ def test_the_schedulers_by_name_and_what_they_refuse() -> None:
     assert scheduler_named("adaptive").name == "adaptive"
     with pytest.raises(ScheduleError, match="unknown schedule 'swiss'"):
         scheduler_named("swiss")
-    with pytest.raises(ScheduleError, match="mixed is round-robin"):
-        scheduler_named("adaptive", "mixed")
     with pytest.raises(ScheduleError, match="chooses from a ranking"):
         Adaptive().next_tables(Situation([1, 2], []))
     assert Adaptive().next_tables(Situation([1], [], EloFit().show([], [1], {}))) == []
@@ -173,3 +184,33 @@ def test_the_schedulers_by_name_and_what_they_refuse() -> None:
     done = [((1, 1), (2, 2))] * MAX_PER_PAIR
     draws = [Result(i, t, (0, 0), 0.5) for i, t in enumerate(done)]
     assert Adaptive().next_tables(Situation([1, 2], done, EloFit().show(draws, [1, 2], {}))) == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=4, max_value=12), SEEDS)
+def test_adaptive_mixed_seats_four_different_entries_and_is_a_function_of_its_situation(
+    n: int, seed: int
+) -> None:
+    def mixed_run() -> list[Table]:
+        rng = random.Random(seed)
+        entries: list[Entry] = list(range(n))
+        truth = {e: rng.gauss(0, 200) for e in entries}
+        scheduler = Adaptive("mixed")
+        scheduled: list[Table] = []
+        results: list[Result] = []
+        for _ in range(6):
+            ranking = WengLin().show(results, entries, states_after(WengLin(), results, entries))
+            tables = scheduler.next_tables(Situation(entries, scheduled, ranking, WengLin.scale))
+            for i, ((a, c), (b, d)) in enumerate(tables, len(scheduled)):
+                won = rng.random() < 1 / (
+                    1 + math.exp(-(truth[a] + truth[c] - truth[b] - truth[d]) * NATS / 2)
+                )
+                results.append(Result(i, ((a, c), (b, d)), (1, 0) if won else (0, 1), float(won)))
+            scheduled += tables
+        return scheduled
+
+    scheduled = mixed_run()
+    assert scheduled and all(len({a, b, c, d}) == 4 for (a, c), (b, d) in scheduled)
+    placed = Counter(e for table in scheduled for team in table for e in team)
+    assert set(placed) == set(range(n))  # every entry placed
+    assert mixed_run() == scheduled

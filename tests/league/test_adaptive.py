@@ -27,7 +27,8 @@ from arena.league.schedules import top_up
 from arena.league.standings import standings
 from arena.league.stored_files import code_key
 from arena.league.submit import settle
-from arena.read_model import LADDER, ScheduleKind
+from arena.league.tournaments import create_tournament
+from arena.read_model import LADDER, RatingModelName, ScheduleKind
 from arena.referee.game import run_game
 from arena.store import Match, MatchResult, Store, open_store
 from arena.store.models import DealSecret
@@ -101,7 +102,12 @@ def play(match: Match, levels: dict[int, float]) -> MatchResult:
 
 
 def work(
-    store: Store, levels: dict[int, float], *, claim_at_once: int = 1, budget: int = 10**6
+    store: Store,
+    levels: dict[int, float],
+    *,
+    claim_at_once: int = 1,
+    budget: int = 10**6,
+    tournament_id: int | None = None,
 ) -> int:
     """What workers do until the queue is empty (or ``budget`` matches are played): claim,
     play, record, rate, top up; how many were played. With ``claim_at_once`` > 1, that many
@@ -109,7 +115,11 @@ def work(
     played = 0
     while played < budget:
         want = min(claim_at_once, budget - played)
-        claimed = [m for _ in range(want) if (m := store.claim("w")) is not None]
+        claimed = [
+            m
+            for _ in range(want)
+            if (m := store.claim("w", tournament_id=tournament_id)) is not None
+        ]
         if not claimed:
             return played
         played += len(claimed)
@@ -153,6 +163,23 @@ def test_an_adaptive_ladder_ranks_the_top_three_in_a_third_of_the_round_robin(
         again = schedule_of(store)
     common = min(len(schedule), len(again))
     assert common > budget * 0.8 and again[:common] == schedule[:common]
+
+
+def test_an_adaptive_tournament_plays_mixed_tables_rated_by_openskill(tmp_path: Path) -> None:
+    with ladder_of(tmp_path / "mixed", ScheduleKind.ADAPTIVE) as (store, levels):
+        names = [f"level{i:02}" for i in range(6)]
+        cup, first = create_tournament(
+            store, "cup", names, "mixed", rating=RatingModelName.OPENSKILL,
+            schedule=ScheduleKind.ADAPTIVE,
+        )  # fmt: skip
+        assert cup.id is not None and 0 < first < 6
+        played = work(store, levels, tournament_id=cup.id)
+        matches = store.matches(cup.id)
+        assert played == len(matches) > first  # topped up as results came in
+        assert all(len(set(m.seats)) == 4 for m in matches)
+        assert {v for m in matches for v in m.seats} == {store.versions(n)[0].id for n in names}
+        table = standings(store, cup)
+        assert len(table) == 6 and all(s.rating_model == "openskill" for s in table)
 
 
 def test_a_tournament_created_adaptive_is_topped_up_by_the_worker(
