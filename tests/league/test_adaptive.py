@@ -186,8 +186,14 @@ def test_a_tournament_created_adaptive_is_topped_up_by_the_worker(
     sqlite_arena: Arena, tmp_path: Path
 ) -> None:
     token = sqlite_arena.user("alice")
-    for name in ("a", "b"):
+    set_ladder = sqlite_arena.ok("tournament", "schedule", "ladder", "adaptive")
+    assert set_ladder.stdout == "tournament ladder: schedule adaptive\n"
+    for name in ("a", "b", "c"):
         sqlite_arena.seed(token, name, bot_copy("random", tmp_path / name, note=name))
+    with sqlite_arena.store() as store:
+        ladder = store.tournament(LADDER)
+        assert ladder.id is not None
+        assert len(store.matches(ladder.id)) == 2  # each join after the first: one match
     created = sqlite_arena.ok(
         "tournament", "create", "cup", "--bots", "a,b", "--schedule", "adaptive", "--pace-ms", "0"
     )
