@@ -50,6 +50,13 @@ class RatingModelName(StrEnum):
     OPENSKILL = "openskill"  # Weng-Lin: a mean and a deviation per entry
 
 
+class ScheduleKind(StrEnum):
+    """How a tournament chooses its matches (``arena.competition.scheduler_named``)."""
+
+    ROUND_ROBIN = "round-robin"  # every pairing, queued up front (a joining entry: all its own)
+    ADAPTIVE = "adaptive"  # by what each next match teaches, queued a batch at a time
+
+
 class TournamentFormat(StrEnum):
     PAIRS = "pairs"  # each partnership is two copies of one entry
     MIXED = "mixed"  # four different entries at a table

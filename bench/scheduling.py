@@ -59,9 +59,9 @@ from arena.competition.elo_ratings import INITIAL, NATS, PRIOR_SD, Z95
 from arena.competition.matchmaking import (
     MAX_PER_PAIR,
     OPPONENT_SPREAD,
-    PLACEMENT,
     PLACEMENT_STEP,
     best_opponents,
+    placement_for,
 )
 from arena.competition.rating_model import EloFit
 from arena.competition.schedule import match_seeds
@@ -137,6 +137,11 @@ def place(
         while len(opponents) < look:
             if scheduler == "round-robin":  # grow: every other entry in join order, pass after pass
                 chosen = [others[len(opponents) % len(others)]]
+            elif scheduler == "oracle":  # told the truth: each result a coin toss, the most
+                # a pair's win or loss can tell (Fisher information 1/4 per match)
+                cap = 1 + len(opponents) // len(others)
+                free = [e for e in others if met[frozenset((new, e))] < cap]
+                chosen = [min(free, key=lambda e: (abs(truth[e] - new_truth), e))]
             else:
                 rating[new], sds[new] = estimate, sd
                 # Past placement, the cap on meeting one opponent rises by MAX_PER_PAIR
@@ -161,10 +166,13 @@ def placement(args: argparse.Namespace) -> float:
     n = args.entries - 1
     passes = args.passes
     most = n * passes
-    rr_looks = sorted({*range(8, min(200, most + 1), 8), *(n * k for k in range(1, passes + 1))})
     ad_looks = sorted({*range(8, 65, 8), *range(96, 513, 32), *range(640, most + 1, 128)})
     ad_looks = [k for k in ad_looks if k <= most] or [most]
-    runs: dict[str, list[list[Look]]] = {"round-robin": [], "adaptive": []}
+    # The round-robin looked at the same matches too: its first k stand beside the others.
+    rr_looks = sorted(
+        {*range(8, min(200, most + 1), 8), *ad_looks, *(n * k for k in range(1, passes + 1))}
+    )
+    runs: dict[str, list[list[Look]]] = {"round-robin": [], "adaptive": [], "oracle": []}
     for ladder in range(args.ladders):
         rng = random.Random(ladder)
         truth: dict[Entry, float] = {e: rng.gauss(0.0, SPREAD) for e in range(n)}
@@ -181,6 +189,9 @@ def placement(args: argparse.Namespace) -> float:
             runs["adaptive"].append(
                 place("adaptive", shown, shown_sd, truth, new_truth, ad_looks, seed, args.spread)
             )
+            runs["oracle"].append(
+                place("oracle", shown, shown_sd, truth, new_truth, ad_looks, seed)
+            )
     count = len(runs["adaptive"])
     print(
         f"placing   a new entry among {args.entries} ({args.ladders} ladders x {args.newcomers}"
@@ -190,25 +201,35 @@ def placement(args: argparse.Namespace) -> float:
     )
     print(
         f"          {'within':>8} {'round-robin (passes)':>24}"
-        f" {'round-robin (first k)':>24} {'adaptive':>18}"
+        f" {'round-robin (first k)':>24} {'adaptive':>18} {'oracle':>18}"
     )
-    needed: dict[int, tuple[int | None, int | None]] = {}
+    needed: dict[int, tuple[int | None, int | None, int | None]] = {}
     for tol in args.tolerances:
         rr_pass = first_within(runs["round-robin"], tol, {n * k for k in range(1, passes + 1)})
         rr_any = first_within(runs["round-robin"], tol, None)
         ad = first_within(runs["adaptive"], tol, None)
-        needed[tol] = (ad[0], rr_pass[0])
-        print(f"          {f'±{tol}':>8} {cell(rr_pass):>24} {cell(rr_any):>24} {cell(ad):>18}")
+        oracle = first_within(runs["oracle"], tol, None)
+        needed[tol] = (ad[0], rr_pass[0], oracle[0])
+        print(
+            f"          {f'±{tol}':>8} {cell(rr_pass):>24} {cell(rr_any):>24} {cell(ad):>18}"
+            f" {cell(oracle):>18}"
+        )
     rr_one = quantile_at(runs["round-robin"], n)
-    ad_default = quantile_at(runs["adaptive"], PLACEMENT)
+    placing = placement_for(args.entries)[0]
+    ad_default = quantile_at(runs["adaptive"], placing)
     print(
         f"          as scheduled: round-robin {n} matches, {QUANTILE:.0%} of runs within"
-        f" ±{rr_one[0]} ranks ({rr_one[1]:.0%} covered); adaptive placement {PLACEMENT} matches,"
+        f" ±{rr_one[0]} ranks ({rr_one[1]:.0%} covered); adaptive placement {placing} matches,"
         f" within ±{ad_default[0]} ({ad_default[1]:.0%} covered)"
     )
-    ad_n, rr_n = needed[args.tolerance]
+    ad_n, rr_n, oracle_n = needed[args.tolerance]
     if ad_n is None or rr_n is None:
         return float("nan")
+    if oracle_n is not None:
+        print(
+            f"          the floor: a scheduler told each newcomer's true strength needs"
+            f" {oracle_n} matches for ±{args.tolerance}, ratio {oracle_n / rr_n:.3f}"
+        )
     return ad_n / rr_n
 
 

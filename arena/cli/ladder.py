@@ -37,6 +37,7 @@ from arena.read_model import (
     MatchRow,
     MatchStatus,
     RatingModelName,
+    ScheduleKind,
     Standing,
 )
 from arena.service.tls import ClientTls
@@ -646,6 +647,9 @@ def run_with_progress(
         def tell(event: str, match: Match) -> None:
             if event == "done":
                 progress.advance(task)
+                # An adaptive schedule queues more as results come in.
+                done = progress.tasks[0].completed
+                progress.update(task, total=done + ladder.unfinished(tournament))
 
         config = WorkerConfig(concurrency=concurrency)
         worker = Worker(
@@ -672,14 +676,23 @@ def tournament_create(
             show_default=False,
         ),
     ] = None,
+    schedule: Annotated[
+        str,
+        typer.Option(
+            help="round-robin (every pairing) or adaptive (matches chosen by what they teach,"
+            " queued a batch at a time as results come in)."
+        ),
+    ] = "round-robin",
 ) -> None:
-    """Schedule a round-robin among the named bots' active versions."""
-    from arena.competition import FORMATS, RATING_MODELS
+    """Schedule a tournament among the named bots' active versions."""
+    from arena.competition import FORMATS, RATING_MODELS, SCHEDULES
 
     if format not in FORMATS:
         fail(f"unknown format {format!r}: {' or '.join(FORMATS)}")
     if rating not in RATING_MODELS:
         fail(f"unknown rating model {rating!r}: {' or '.join(RATING_MODELS)}")
+    if schedule not in SCHEDULES:
+        fail(f"unknown schedule {schedule!r}: {' or '.join(SCHEDULES)}")
     try:
         stored_limits({} if pace_ms is None else {"pace_ms": pace_ms})
     except ValueError as e:
@@ -687,9 +700,29 @@ def tournament_create(
     names = [b.strip() for b in bots.split(",") if b.strip()]
     with local_ladder() as ladder:
         _, count = ladder.create_tournament(
-            name, names, format, games_per_pairing, seed, RatingModelName(rating), pace_ms=pace_ms
-        )
-    out.print(f"tournament {name}: {count} matches scheduled", markup=False)
+            name, names, format, games_per_pairing, seed, RatingModelName(rating),
+            pace_ms=pace_ms, schedule=ScheduleKind(schedule),
+        )  # fmt: skip
+    more = " (more as results come in)" if schedule == "adaptive" else ""
+    out.print(f"tournament {name}: {count} matches scheduled{more}", markup=False)
+
+
+@tournament_app.command("schedule")
+def tournament_schedule(
+    name: Annotated[str, typer.Argument(help="The tournament's name (the ladder: ladder).")],
+    schedule: Annotated[str, typer.Argument(help="round-robin or adaptive.")],
+) -> None:
+    """Change how a tournament chooses its next matches; those queued stay.
+
+    The ladder is round-robin until set adaptive here (docs/operating.md)."""
+    from arena.competition import SCHEDULES
+
+    if schedule not in SCHEDULES:
+        fail(f"unknown schedule {schedule!r}: {' or '.join(SCHEDULES)}")
+    with local_ladder() as ladder:
+        t, count = ladder.set_schedule(name, ScheduleKind(schedule))
+    queued = f": {count} matches scheduled" if count else ""
+    out.print(f"tournament {name}: schedule {t.schedule}{queued}", markup=False)
 
 
 @tournament_app.command("run")

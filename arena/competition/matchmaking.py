@@ -3,18 +3,20 @@ the adaptive one, the ranking its results show. Pure: the league stores what the
 
 - :class:`RoundRobin` (``round-robin``): every pairing once per ``games_per_pairing``; an
   entry that joins plays every other (``schedule.grow``). It needs no results.
-- :class:`Adaptive` (``adaptive``, ``pairs`` only): matches chosen by what they teach.
+- :class:`Adaptive` (``adaptive``): matches chosen by what they teach.
   An entry with fewer than ``placement`` matches is being placed: it gets up to
   ``placement_step`` opponents per call, those whose result most narrows its interval
   (near its estimate, where a result is a coin toss, and uncertain themselves: the result
-  teaches about both). Then the ladder's adjacent entries whose order is least certain
-  (likelihood of superiority nearest 50%, below ``SEPARATED``), each entry once per call,
-  until every such pair has met ``max_per_pair`` times. It returns nothing once no match
-  would teach anything more: a tournament then ends; a ladder waits for a new entry.
+  teaches about both). Then the ladder's placed neighbours whose order is least certain
+  (likelihood of superiority below ``SEPARATED``; those met least, then nearest 50%, first),
+  each entry once per call, until every such pair has met ``max_per_pair`` times. It
+  returns nothing once no match would teach anything more: a tournament then ends; a
+  ladder waits for a new entry. In ``mixed`` each of those matches is a table: the two
+  opposed, each partnered by one of the two free entries rated nearest them, the stronger
+  partner with the weaker of the two.
 
 Both are deterministic: the same entries, schedule and ranking give the same tables, ties
-broken by ``entry_key``. ``mixed`` stays round-robin: its tables of four different entries
-are capped at 32 entries, where a full round-robin is the point.
+broken by ``entry_key``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Literal, Protocol, TypeAlias
@@ -45,6 +47,9 @@ class Situation:
     scheduled: Sequence[Table]  # every match scheduled and not cancelled, in schedule order
     ranking: Ranking | None = None  # the rating model's, from the results so far
     scale: float = 400 / math.log(10)  # rating points per natural log-odds of a pair's score
+    # An entry joining a ladder: only its first placement matches are due (the others wait
+    # for results, which a join does not wait for).
+    joining: Entry | None = None
 
 
 class Scheduler(Protocol):
@@ -108,10 +113,9 @@ class Adaptive:
         batch: int = BATCH,
         spread: float = OPPONENT_SPREAD,
     ) -> None:
-        if format != "pairs":
-            raise ScheduleError("the adaptive schedule plays format pairs; mixed is round-robin")
         if min(placement, placement_step, max_per_pair, batch) < 1:
             raise ScheduleError("the adaptive schedule's counts must be at least 1")
+        self.format = format
         self.placement = placement
         self.placement_step = placement_step
         self.max_per_pair = max_per_pair
@@ -129,54 +133,117 @@ class Adaptive:
         played: Counter[Entry] = Counter()
         met: Counter[frozenset[Entry]] = Counter()
         active = set(entries)
-        for (a, _), (b, _) in situation.scheduled:
-            if a in active and b in active:
-                played.update((a, b))
-                met[frozenset((a, b))] += 1
-        joined = {e: n for n, e in enumerate(situation.entries)}
+        for table in situation.scheduled:
+            _count(table, active, played, met)
         tables: list[Table] = []
         busy: set[Entry] = set()  # entries in this call's tables
+        mixed = self.format == "mixed"
+        if mixed and len(entries) < 4:
+            return []
 
-        def add(a: Entry, b: Entry) -> None:
-            # Alternate which side sits first with each meeting of the two.
-            first, second = (a, b) if met[frozenset((a, b))] % 2 == 0 else (b, a)
-            tables.append(((first, first), (second, second)))
-            met[frozenset((a, b))] += 1
-            played.update((a, b))
-            busy.update((a, b))
+        def add(a: Entry, b: Entry, partners: Sequence[Entry] = ()) -> None:
+            """``a`` against ``b``; in mixed, each with one of ``partners`` (the stronger
+            with the weaker, so that the table is a coin toss)."""
+            if mixed:
+                x, y = sorted(partners, key=lambda e: (-rating[e], entry_key(e)))
+                weak_a = (rating[a], entry_key(a)) <= (rating[b], entry_key(b))
+                table: Table = ((a, x), (b, y)) if weak_a else ((a, y), (b, x))
+            else:
+                # Alternate which side sits first with each meeting of the two.
+                first, second = (a, b) if met[frozenset((a, b))] % 2 == 0 else (b, a)
+                table = ((first, first), (second, second))
+            tables.append(table)
+            _count(table, active, played, met)
+            busy.update((a, b, *partners))
 
-        # Placement: the least played first (then the earliest to join), each its best
-        # opponents by what the result would teach, an opponent at most once per call.
-        # Never more than a round-robin would give it: a small tournament has few to meet.
-        placement = min(self.placement, len(entries) - 1)
+        def partners_for(a: Entry, b: Entry, fresh: bool = False) -> list[Entry]:
+            """Two free entries nearest the middle of ``a`` and ``b`` (mixed): the table's
+            result then tells most about the two. ``fresh``: busy ones too if need be."""
+            free = [e for e in entries if e not in (a, b) and (fresh or e not in busy)]
+            middle = (rating[a] + rating[b]) / 2
+            return sorted(free, key=lambda e: (abs(rating[e] - middle), entry_key(e)))[:2]
+
+        # Placement: each placing entry its best opponents by what the result would teach,
+        # an opponent at most once per call.
+        placement, step = placement_for(len(entries), self.placement, self.placement_step)
         placing = [e for e in entries if played[e] < placement]
-        placing.sort(key=lambda e: (played[e], joined.get(e, len(joined)), entry_key(e)))
+        if situation.joining is not None:
+            placing = [e for e in placing if e == situation.joining]
+        # One not yet met first; then from the top of the ranking down, so that neighbours
+        # take each other (a Swiss round's pairing), not whoever came first.
+        placing.sort(key=lambda e: (played[e] > 0, -rating[e], entry_key(e)))
         for new in placing:
             if new in busy or (len(tables) >= self.batch and played[new] > 0):
                 continue  # placed further by the next call; one not yet met never waits
-            want = min(self.placement_step, placement - played[new])
+            want = min(step, placement - played[new])
+            # One never seated meets whoever it must: a tournament's entries are those its
+            # schedule seats.
+            fresh = played[new] == 0
             free = [
                 e
                 for e in entries
-                if e != new and e not in busy and met[frozenset((new, e))] < self.max_per_pair
+                if e != new
+                and (fresh or e not in busy)
+                and met[frozenset((new, e))] < self.max_per_pair
             ]
-            chosen = best_opponents(new, free, rating, sd, situation.scale, met, want, self.spread)
+            chosen = best_opponents(
+                new, free, rating, sd, situation.scale, met, want, self.spread, played
+            )
             for other in chosen:
-                add(new, other)
+                if not mixed:
+                    add(new, other)
+                elif (fresh or other not in busy) and len(
+                    two := partners_for(new, other, fresh)
+                ) == 2:
+                    add(new, other, two)
             busy.add(new)
-        # Refinement: adjacent entries whose order is least certain, each entry once.
-        order = [s.entry for s in ranking.ranking if s.entry in active]
+        # Refinement: adjacent placed entries whose order is least certain, each entry once
+        # (one still being placed is, by its placement).
+        if situation.joining is not None:
+            return tables
+        order = [
+            s.entry for s in ranking.ranking if s.entry in active and played[s.entry] >= placement
+        ]
         doubtful = []
         for a, b in itertools.pairwise(order):
             los = ranking.los(a, b)
             if los < SEPARATED and met[frozenset((a, b))] < self.max_per_pair:
-                doubtful.append((abs(los - 0.5), met[frozenset((a, b))], entry_key(a), a, b))
+                doubtful.append((met[frozenset((a, b))], abs(los - 0.5), entry_key(a), a, b))
         for *_, a, b in sorted(doubtful):
             if len(tables) >= self.batch:
                 break
-            if a not in busy and b not in busy:
+            if a in busy or b in busy:
+                continue
+            if not mixed:
                 add(a, b)
+            elif len(two := partners_for(a, b)) == 2:
+                add(a, b, two)
         return tables
+
+
+def _count(
+    table: Table, active: set[Entry], played: Counter[Entry], met: Counter[frozenset[Entry]]
+) -> None:
+    """Count a table's active entries as having played, and each two of them on opposite
+    teams as having met (in ``pairs``, the table's two entries once)."""
+    (a, c), (b, d) = table
+    played.update({a, b, c, d} & active)
+    opposed = {frozenset((x, y)) for x in (a, c) for y in (b, d) if {x, y} <= active}
+    met.update(opposed)
+
+
+def placement_for(
+    entries: int, placement: int = PLACEMENT, step: int = PLACEMENT_STEP
+) -> tuple[int, int]:
+    """The matches that place a new entry among ``entries``, and how many of them one plan
+    chooses: a quarter of the others at most, never a round-robin; a small ladder's are a
+    few rounds of a Swiss system, one opponent a plan, each chosen by the results before it.
+
+    >>> placement_for(200), placement_for(20), placement_for(3)
+    ((32, 8), (4, 1), (1, 1))
+    """
+    placing = min(placement, max(1, (entries - 1) // 4))
+    return placing, min(step, max(1, placing // 4))
 
 
 def best_opponents(
@@ -188,13 +255,17 @@ def best_opponents(
     met: Counter[frozenset[Entry]],
     k: int,
     spread: float = OPPONENT_SPREAD,
+    played: Mapping[Entry, int] | None = None,
 ) -> list[Entry]:
     """``k`` opponents for ``new``, one for each of ``k`` evenly spaced quantiles of a normal
     around its estimate with ``spread`` times its sd: at each, the candidate whose result
     would teach the most were ``new`` rated there (with ``spread`` 0, the ``k`` that teach the
     most). Spread, an entry whose estimate is off still meets some that pull it back: piled
     at the estimate, a fresh ladder's lucky entries meet each other and its fit stretches."""
-    left = sorted(candidates, key=entry_key)
+    # Ties (a ladder with no results yet) go to the least played: its interval will narrow
+    # the most.
+    load = played or {}
+    left = sorted(candidates, key=lambda e: (load.get(e, 0), entry_key(e)))
     chosen: list[Entry] = []
     for i in range(min(k, len(left))):
         at = rating[new] + spread * sd[new] * _NORMAL.inv_cdf((i + 0.5) / k)

@@ -16,10 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from arena.competition import Format
+from arena.competition import Format, scheduler_named
 from arena.competition.pairs import seat_in
 from arena.engine.replay import Replay
 from arena.read_model import (
+    LADDER,
     BotLog,
     BotStatistics,
     CompareLine,
@@ -40,6 +41,7 @@ from arena.store import (
     MatchStatus,
     NotFound,
     RatingModelName,
+    ScheduleKind,
     Store,
     Tournament,
     User,
@@ -51,6 +53,7 @@ from arena.store import (
 from .bot_statistics import bot_statistics
 from .compare import compare_queued, resolve_version
 from .labels import Labels
+from .schedules import top_up
 from .standings import standings
 from .status import status
 from .stored_files import StoredFiles
@@ -329,13 +332,28 @@ class LocalLadder:
         rating: RatingModelName = RatingModelName.ELO,
         *,
         pace_ms: int | None = None,
+        schedule: ScheduleKind = ScheduleKind.ROUND_ROBIN,
     ) -> tuple[Tournament, int]:
-        """A round-robin of the bots' active versions, queued, rated by ``rating``, its
-        tables at ``pace_ms`` (None: the ladder's, ``limits.ladder_pace_ms``); and how many
-        matches."""
+        """A tournament of the bots' active versions, rated by ``rating``, its tables at
+        ``pace_ms`` (None: the ladder's, ``limits.ladder_pace_ms``), its first matches queued
+        by ``schedule`` (a round-robin: all of them); and how many matches."""
         return create_tournament(
-            self.store, name, bots, format, games_per_pairing, seed, rating, pace_ms=pace_ms
-        )
+            self.store, name, bots, format, games_per_pairing, seed, rating,
+            pace_ms=pace_ms, schedule=schedule,
+        )  # fmt: skip
+
+    def set_schedule(self, name: str, schedule: ScheduleKind) -> tuple[Tournament, int]:
+        """Change how a tournament (the ladder, made if need be) chooses its next matches;
+        those queued stay. An adaptive one queues its next batch now if one is due; with how
+        many matches."""
+        try:  # the checks of its creation
+            t = self.store.tournament(name)
+            scheduler_named(schedule, t.format, t.games_per_pairing)  # type: ignore[arg-type]
+        except NotFound:
+            pass  # the ladder, made below; another name, NotFound below
+        changed = self.store.set_schedule(name, schedule, ladder=LADDER)
+        assert changed.id is not None
+        return changed, top_up(self.store, changed.id)
 
     def unfinished(self, tournament: Tournament | None = None) -> int:
         """Matches queued or running in ``tournament`` (None: in all)."""

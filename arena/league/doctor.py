@@ -14,6 +14,11 @@ an older release, left undone anyway:
 - ``validated_pending``: a validation game done while its version is still pending.
 - ``unrated``: finished matches that every match before them allows to rate, not rated.
 
+An adaptive ladder's entries need not all meet, so ``missing_matches`` is a round-robin
+ladder's check. An adaptive tournament whose next batch is due but not queued (a worker
+died between a result and its plan) is not reported (planning reads every match and fits
+the ratings: too dear for a page polled every few seconds), only mended by ``repair``.
+
 Each query is narrow (indexes, or the entries' matches grouped), cheap enough for a status
 page polled every few seconds.
 """
@@ -26,11 +31,12 @@ from functools import partial
 
 from arena.competition import grow
 from arena.inert import inert
-from arena.read_model import LADDER, Problem, TournamentFormat
+from arena.read_model import LADDER, Problem, ScheduleKind, TournamentFormat
 from arena.store import JobKind, MatchSpec, NotFound, Store, Tournament
 
 from .apply_ratings import update_ratings
 from .labels import Labels
+from .schedules import top_up
 from .seed_keys import key_under
 
 
@@ -45,7 +51,8 @@ def problems(store: Store, silent_after: float, now: float | None = None) -> lis
         detail = f"bot {bot} has {len(versions)} active versions: {named}"
         found.append(_problem("several_active", detail))
     ladder = _ladder(store)
-    if ladder is None or ladder.format == TournamentFormat.PAIRS:
+    round_robin = ladder is None or ladder.schedule == ScheduleKind.ROUND_ROBIN
+    if round_robin and (ladder is None or ladder.format == TournamentFormat.PAIRS):
         for version, others in _missing(store, ladder):
             lacking = ", ".join(labels(o) for o in others)
             found.append(
@@ -115,6 +122,11 @@ def repair(store: Store, silent_after: float) -> list[str]:
         rated = update_ratings(store, tournament.id)
         if rated:
             done.append(f"tournament {tournament.name}: {rated} finished matches rated")
+    for tournament in store.tournaments():
+        assert tournament.id is not None
+        queued = top_up(store, tournament.id)
+        if queued:
+            done.append(f"tournament {tournament.name}: its next {queued} matches scheduled")
     return done
 
 
@@ -128,8 +140,8 @@ def missing_matches(
     """The matches the ladder lacks between its entries (format ``pairs``), appended at
     ``start``: each pair's repetitions not yet scheduled, oriented and seeded (under the
     deal ``secret``) as ``grow`` would have at their new place in the schedule."""
-    if tournament.format != TournamentFormat.PAIRS:
-        return []
+    if tournament.format != TournamentFormat.PAIRS or tournament.schedule != "round-robin":
+        return []  # an adaptive ladder's entries need not all meet
     specs: list[MatchSpec] = []
     for i, new in enumerate(entries):
         for old in entries[:i]:

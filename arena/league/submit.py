@@ -9,25 +9,21 @@ a worker plays that game (``validate.py``) and then ``settle`` makes the version
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from arena import submission
-from arena.competition import grow
 from arena.read_model import LADDER
 from arena.store import (
     BotVersion,
-    MatchSpec,
     NameTaken,
     NotFound,
     Store,
-    Tournament,
     VersionStatus,
 )
 
-from .seed_keys import key_under
+from .schedules import ladder_matches
 from .stored_files import code_key
 
 
@@ -64,26 +60,11 @@ def submit(store: Store, *, token: str, path: Path, name: str) -> Submitted:
 
 def settle(store: Store, version_id: int, fault: str | None) -> Submitted:
     """The validation game's verdict: rejected with ``fault``, or active (replacing the bot's
-    earlier active version) with its ladder matches scheduled, in one transaction. A version
+    earlier active version) with its ladder matches scheduled by the ladder's schedule
+    (``schedules.ladder_matches``), in one transaction. A version
     settled already (by an earlier claim of the same game) is left as it is."""
     # The deal secret first: made in a transaction of its own, which on SQLite would wait
     # for the settling one's write lock.
     schedule = partial(ladder_matches, store.deal_secret())
     done = store.settle_version(version_id, fault, ladder=LADDER, schedule=schedule)
     return Submitted(done.version, new=done.now, scheduled=done.scheduled)
-
-
-def ladder_matches(
-    secret: bytes, tournament: Tournament, others: Sequence[int], new: int, start: int
-) -> list[MatchSpec]:
-    """The new entry's matches against every other entry, appended at ``start``, seeded
-    under the deal ``secret``."""
-    matches = grow(
-        list(others),
-        new,
-        tournament.format,  # type: ignore[arg-type]
-        tournament.games_per_pairing,
-        key_under(secret, tournament),
-        start,
-    )
-    return [MatchSpec(m.seed, m.teams) for m in matches]  # type: ignore[arg-type]

@@ -49,6 +49,7 @@ from .apply_ratings import update_ratings
 from .doctor import repair
 from .heartbeat import Heartbeat
 from .matches import ScheduledMatch, play_match, schedule_match
+from .schedules import top_up
 from .stored_files import StoredFiles
 from .tournaments import unfinished
 from .validate import validate_claimed
@@ -324,6 +325,7 @@ class Worker:
         except Exception as e:  # the platform failed, not a bot: hand the match back
             error = f"{type(e).__name__}: {e}"
             status = self.store.fail_job(job, worker_id, error)
+            top_up(self.store, match.tournament_id)  # given up on: the head may have moved
             _event(
                 logging.ERROR, "match_failed", f"{_name(match)} failed: {error}",
                 exc_info=True, **_fields(match, worker_id), seconds=_since(start),
@@ -348,6 +350,7 @@ class Worker:
             )  # fmt: skip
             update_ratings(self.store, match.tournament_id)
             crash_point("match_rated")
+            top_up(self.store, match.tournament_id)  # an adaptive queue running low
             self.listener("done", self.store.match(job.id))
         else:  # reaped meanwhile: someone else plays it
             _event(

@@ -6,6 +6,7 @@ from arena.home import arena_home
 from arena.read_model import (
     MatchStatus,
     RatingModelName,
+    ScheduleKind,
     TournamentFormat,
     TournamentKind,
     VersionStatus,
@@ -66,6 +67,7 @@ __all__ = [
     "RatingChange",
     "RatingModelName",
     "RatingStep",
+    "ScheduleKind",
     "Settled",
     "Store",
     "StoreError",

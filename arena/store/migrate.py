@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("arena.store")
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-HEAD = "0010"  # the newest script's revision: tests/store/test_migrations.py holds it to that
+HEAD = "0011"  # the newest script's revision: tests/store/test_migrations.py holds it to that
 # Two processes opening a fresh PostgreSQL database at once: one migrates, the other waits.
 _PG_LOCK_KEY = 0x41524E41  # "ARNA"
 

@@ -24,6 +24,7 @@ from sqlmodel import Field, SQLModel
 from arena.read_model import (
     MatchStatus,
     RatingModelName,
+    ScheduleKind,
     TournamentFormat,
     TournamentKind,
     VersionStatus,
@@ -125,6 +126,11 @@ class Tournament(SQLModel, table=True):
     games_per_pairing: int = 1  # duplicate pairs per pairing
     rating_model: str = Field(
         default=RatingModelName.ELO, max_length=16, sa_column_kwargs={"server_default": "elo"}
+    )
+    schedule: str = Field(
+        default=ScheduleKind.ROUND_ROBIN,
+        max_length=16,
+        sa_column_kwargs={"server_default": ScheduleKind.ROUND_ROBIN.value},
     )
     seed: int = Field(sa_type=BigInteger)
     limits: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

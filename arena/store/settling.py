@@ -17,7 +17,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from arena.crashpoint import crash_point
-from arena.read_model import MatchStatus, TournamentKind, VersionStatus
+from arena.read_model import MatchStatus, ScheduleKind, TournamentKind, VersionStatus
 
 from .accounts import _newest_active
 from .base import StoreBase
@@ -26,8 +26,11 @@ from .models import Bot, BotVersion, Match, Tournament
 from .queue import MatchSpec, append_matches, cancel_statement
 
 # The matches a version joining the ladder plays: (ladder, the other entries' version ids
-# by bot name, the new version's id, the schedule's length so far).
-Schedule = Callable[[Tournament, Sequence[int], int, int], list[MatchSpec]]
+# by bot name, the new version's id, the schedule's length so far, and what reads the
+# schedule's matches in the settling transaction, for a schedule that chooses by results).
+Schedule = Callable[
+    [Tournament, Sequence[int], int, int, Callable[[], list[Match]]], list[MatchSpec]
+]
 # The matches the ladder lacks: (ladder, its entries' version ids in version order, the
 # non-cancelled matches of each pair of them as (seat 0's, seat 1's), the schedule's length).
 PairCounts = dict[tuple[int, int], int]
@@ -76,7 +79,14 @@ class Settling(StoreBase):
             crash_point("settle_activated")
             assert tournament.id is not None
             others = [v for v in entries_of(session, by_name=True) if v != version_id]
-            specs = schedule(tournament, others, version_id, _length(session, tournament.id))
+            ladder_id = tournament.id
+            specs = schedule(
+                tournament,
+                others,
+                version_id,
+                _length(session, ladder_id),
+                lambda: _matches(session, ladder_id),
+            )
             append_matches(session, tournament.id, specs)
             crash_point("settle_scheduled")
             return Settled(version, True, len(specs))
@@ -100,6 +110,26 @@ class Settling(StoreBase):
             return len(specs)
 
         return self._retrying(repair)
+
+    def set_schedule(self, name: str, schedule: ScheduleKind, *, ladder: str) -> Tournament:
+        """Change how the tournament named ``name`` chooses its next matches (those queued
+        stay); the ladder is made if need be, so it can be set before its first entry."""
+        ScheduleKind(schedule)
+
+        def change(session: Session) -> Tournament:
+            if name == ladder:
+                tournament = _ladder(session, ladder)
+            else:
+                query = select(Tournament).where(Tournament.name == name).with_for_update()
+                found = session.exec(query).first()
+                if found is None:
+                    raise NotFound(f"unknown tournament {name!r}")
+                tournament = found
+            tournament.schedule = schedule
+            session.add(tournament)
+            return tournament
+
+        return self._retrying(change)
 
     def retire_all_but_newest(self, bot_id: int) -> list[int]:
         """Retire every active version of the bot but its newest (its queued matches
@@ -150,6 +180,15 @@ def entries_of(session: Session, *, by_name: bool) -> list[int]:
 def _length(session: Session, tournament_id: int) -> int:
     query = select(func.count()).where(Match.tournament_id == tournament_id)
     return int(session.exec(query).one())
+
+
+def _matches(session: Session, tournament_id: int) -> list[Match]:
+    query = (
+        select(Match)
+        .where(Match.tournament_id == tournament_id)
+        .order_by(col(Match.schedule_index))
+    )
+    return list(session.exec(query))
 
 
 def pair_counts(session: Session, tournament_id: int, entries: Sequence[int]) -> PairCounts:

@@ -16,6 +16,7 @@ from arena.competition import (
     Adaptive,
     EloFit,
     Entry,
+    Format,
     Result,
     RoundRobin,
     ScheduleError,
@@ -27,7 +28,7 @@ from arena.competition import (
     states_after,
 )
 from arena.competition.elo_ratings import NATS
-from arena.competition.matchmaking import MAX_PER_PAIR, PLACEMENT, PLACEMENT_STEP
+from arena.competition.matchmaking import MAX_PER_PAIR, placement_for
 from arena.competition.weng_lin import WengLin
 
 SIZES = st.integers(min_value=2, max_value=12)
@@ -89,6 +90,18 @@ def test_adaptive_is_a_function_of_its_situation(n: int, seed: int) -> None:
 
 
 @settings(max_examples=20, deadline=None)
+@given(SIZES, st.sampled_from(["pairs", "mixed"]))
+def test_a_fresh_adaptive_schedule_seats_every_entry_in_its_first_plan(
+    n: int, format: Format
+) -> None:
+    """A tournament's entries are those its schedule seats: none may wait for a later plan."""
+    entries: list[Entry] = list(range(n))
+    first = Adaptive(format).next_tables(Situation(entries, [], EloFit().show([], entries, {})))
+    seated = {e for table in first for team in table for e in team}
+    assert seated == (set(entries) if format == "pairs" or n >= 4 else set())
+
+
+@settings(max_examples=20, deadline=None)
 @given(SIZES, SEEDS, st.randoms(use_true_random=False))
 def test_the_plan_is_the_same_whatever_order_results_arrived_in(
     n: int, seed: int, shuffler: random.Random
@@ -115,8 +128,9 @@ def test_the_plan_is_the_same_whatever_order_results_arrived_in(
 @settings(max_examples=15, deadline=None)
 @given(st.integers(min_value=12, max_value=40), SEEDS)
 def test_a_newcomer_is_placed_with_a_bounded_number_of_matches(n: int, seed: int) -> None:
-    """Joining a ladder whose entries are placed, it gets at most ``PLACEMENT_STEP`` per plan
-    until it has ``min(PLACEMENT, n - 1)``, then at most one a plan (a doubtful neighbour)."""
+    """Joining a ladder whose entries are placed, it gets its first step alone as it joins,
+    then a step per plan until placed (``placement_for``), then at most one a plan (a
+    doubtful neighbour)."""
     rng = random.Random(seed)
     old: list[Entry] = list(range(n - 1))
     truth = {e: rng.gauss(0, 200) for e in [*old, "new"]}
@@ -125,19 +139,24 @@ def test_a_newcomer_is_placed_with_a_bounded_number_of_matches(n: int, seed: int
     scheduled = list(base)
     entries = [*old, "new"]
     scheduler = Adaptive()
-    placement = min(PLACEMENT, n - 1)
-    mine = 0
+    placement, step = placement_for(n)
+    ranking = EloFit().show(results, entries, {})
+    joined = scheduler.next_tables(Situation(entries, scheduled, ranking, joining="new"))
+    assert len(joined) == step and all("new" in (t[0][0], t[1][0]) for t in joined)
+    results += play(joined, len(scheduled), truth, seed)
+    scheduled += joined
+    mine = step
     for _ in range(8):
         ranking = EloFit().show(results, entries, {})
         tables = scheduler.next_tables(Situation(entries, scheduled, ranking))
         now = sum("new" in (t[0][0], t[1][0]) for t in tables)
-        assert now <= (min(PLACEMENT_STEP, placement - mine) if mine < placement else 1)
+        assert now <= (min(step, placement - mine) if mine < placement else 1)
         if mine < placement:
-            assert now == min(PLACEMENT_STEP, placement - mine)  # placing goes first
+            assert now == min(step, placement - mine)  # placing goes first
         mine += now
         results += play(tables, len(scheduled), truth, rng.randrange(2**32))
         scheduled += tables
-    assert mine >= min(placement, 8 * PLACEMENT_STEP)
+    assert mine >= min(placement, 9 * step)
 
 
 @settings(max_examples=30, deadline=None)
@@ -158,8 +177,6 @@ def test_the_schedulers_by_name_and_what_they_refuse() -> None:
     assert scheduler_named("adaptive").name == "adaptive"
     with pytest.raises(ScheduleError, match="unknown schedule 'swiss'"):
         scheduler_named("swiss")
-    with pytest.raises(ScheduleError, match="mixed is round-robin"):
-        scheduler_named("adaptive", "mixed")
     with pytest.raises(ScheduleError, match="chooses from a ranking"):
         Adaptive().next_tables(Situation([1, 2], []))
     assert Adaptive().next_tables(Situation([1], [], EloFit().show([], [1], {}))) == []
@@ -167,3 +184,33 @@ def test_the_schedulers_by_name_and_what_they_refuse() -> None:
     done = [((1, 1), (2, 2))] * MAX_PER_PAIR
     draws = [Result(i, t, (0, 0), 0.5) for i, t in enumerate(done)]
     assert Adaptive().next_tables(Situation([1, 2], done, EloFit().show(draws, [1, 2], {}))) == []
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=4, max_value=12), SEEDS)
+def test_adaptive_mixed_seats_four_different_entries_and_is_a_function_of_its_situation(
+    n: int, seed: int
+) -> None:
+    def mixed_run() -> list[Table]:
+        rng = random.Random(seed)
+        entries: list[Entry] = list(range(n))
+        truth = {e: rng.gauss(0, 200) for e in entries}
+        scheduler = Adaptive("mixed")
+        scheduled: list[Table] = []
+        results: list[Result] = []
+        for _ in range(6):
+            ranking = WengLin().show(results, entries, states_after(WengLin(), results, entries))
+            tables = scheduler.next_tables(Situation(entries, scheduled, ranking, WengLin.scale))
+            for i, ((a, c), (b, d)) in enumerate(tables, len(scheduled)):
+                won = rng.random() < 1 / (
+                    1 + math.exp(-(truth[a] + truth[c] - truth[b] - truth[d]) * NATS / 2)
+                )
+                results.append(Result(i, ((a, c), (b, d)), (1, 0) if won else (0, 1), float(won)))
+            scheduled += tables
+        return scheduled
+
+    scheduled = mixed_run()
+    assert scheduled and all(len({a, b, c, d}) == 4 for (a, c), (b, d) in scheduled)
+    placed = Counter(e for table in scheduled for team in table for e in team)
+    assert set(placed) == set(range(n))  # every entry placed
+    assert mixed_run() == scheduled

@@ -237,6 +237,20 @@ def test_an_unknown_match(seeded: Seeded) -> None:
     )
 
 
+def test_an_unknown_schedule_or_tournament_to_schedule(seeded: Seeded) -> None:
+    arena = seeded.arena
+    create = ("tournament", "create", "cup", "--bots", "random,heuristic")
+    assert seeded.refused(arena.run(*create, "--schedule", "swiss")) == (
+        "error: unknown schedule 'swiss': round-robin or adaptive"
+    )
+    assert seeded.refused(arena.run("tournament", "schedule", "ladder", "swiss")) == (
+        "error: unknown schedule 'swiss': round-robin or adaptive"
+    )
+    assert seeded.refused(arena.run("tournament", "schedule", "cup", "adaptive")) == (
+        "error: unknown tournament 'cup'"
+    )
+
+
 def test_a_database_that_does_not_answer(tmp_path: Path) -> None:
     arena = make_arena(tmp_path, "postgresql://arena:secret@127.0.0.1:1/x")
     bot = bot_copy("random", tmp_path / "random")
