@@ -33,6 +33,7 @@ run or a result was lost.
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import multiprocessing
 import os
@@ -42,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event
@@ -70,6 +72,8 @@ class SlotTimes:
     steps: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in STEPS})
     done_at: list[float] = field(default_factory=list)  # each result's time.time()
     applied: int = 0
+    claimed: int = 0  # claims begun (a process stops at its share of ``--results``)
+    lost_races: int = 0  # rating appends another worker made first (retried)
     cpu_s: float = 0.0  # the process's own CPU over its run
     error: str = ""
 
@@ -84,6 +88,7 @@ def slot_loop(
     seed: int,
     ready: threading.Barrier,
     release: Event,
+    quota: int,
 ) -> None:
     """One slot: what a worker's slot asks of the store for each match, until none is left;
     its connections held until ``release`` (the parent reads their backends' CPU)."""
@@ -92,6 +97,10 @@ def slot_loop(
     try:
         ready.wait()
         while True:
+            with lock:  # the process's share of the results is spoken for
+                if times.claimed >= quota:
+                    break
+                times.claimed += 1
             begun = time.perf_counter()
             store.reap(SILENT_AFTER_S)
             match = store.claim(name, tournament_id=tournament_id)
@@ -135,12 +144,18 @@ def worker_process(
     go: Event,
     release: Event,
     out: multiprocessing.Queue[SlotTimes],
+    quota: int,
 ) -> None:
     """A worker process: its slots as threads, each with its store open, started together
     once ``go`` is set; it reports once all are done, and closes their stores on
     ``release``."""
     times, lock = SlotTimes(), threading.Lock()
     errors: list[str] = []
+    # update_ratings retries when another worker appended the same steps first; psycopg
+    # tells of the aborted statement on its logger: counted, not printed.
+    psycopg_log = logging.getLogger("psycopg")
+    psycopg_log.propagate = False
+    psycopg_log.addHandler(LostRaces(times))
     start = 0.0
     reported = False
 
@@ -170,6 +185,7 @@ def worker_process(
                 index * 1000 + slot,
                 ready,
                 release,
+                quota,
             )
         except Exception as e:  # told to the parent, which fails the run
             errors.append(f"{type(e).__name__}: {e}")
@@ -194,6 +210,7 @@ class Run:
     results: int
     rating_rows: int
     lock_waits: float  # share of samples with a bench backend waiting for a lock
+    waiting_for: list[tuple[str, int]]  # the statements that waited, most often first
     waiting: float  # mean number of bench backends waiting for a lock
     cpu: Cpu  # the machine's
     postgres_s: float  # the CPU of the backends serving the slots
@@ -237,19 +254,22 @@ class LockSampler:
     def __init__(self, url: str) -> None:
         self.engine = create_engine(url)
         self.samples: list[int] = []
+        self.waiting: Counter[str] = Counter()  # the waiting statements' first words
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         query = text(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = :app"
+            "SELECT left(query, 30) FROM pg_stat_activity WHERE application_name = :app"
             " AND wait_event_type = 'Lock'"
         )
         with self.engine.connect() as connection:
             while not self._stop.wait(self.PERIOD_S):
-                self.samples.append(int(connection.execute(query, {"app": APP}).scalar_one()))
+                statements = list(connection.execute(query, {"app": APP}).scalars())
                 connection.rollback()
+                self.samples.append(len(statements))
+                self.waiting.update(" ".join(s.split()[:3]) for s in statements)
 
     def stop(self) -> tuple[float, float]:
         self._stop.set()
@@ -273,10 +293,24 @@ def run_slots(base_url: str, slots: int, args: argparse.Namespace, root: Path) -
         opened: multiprocessing.Queue[int] = context.Queue()
         out: multiprocessing.Queue[SlotTimes] = context.Queue()
         shares = [slots // processes + (i < slots % processes) for i in range(processes)]
+        results = args.results or args.matches
+        quotas = [results * n // slots for n in shares]
+        quotas[0] += results - sum(quotas)
         procs = [
             context.Process(
                 target=worker_process,
-                args=(url_text, tournament_id, n, i, args.play_ms / 1000, opened, go, release, out),
+                args=(
+                    url_text,
+                    tournament_id,
+                    n,
+                    i,
+                    args.play_ms / 1000,
+                    opened,
+                    go,
+                    release,
+                    out,
+                    quotas[i],
+                ),
             )
             for i, n in enumerate(shares)
         ]
@@ -295,6 +329,7 @@ def run_slots(base_url: str, slots: int, args: argparse.Namespace, root: Path) -
             spent = Cpu.now().since(cpu)
             backends = {pid: s - backends.get(pid, 0.0) for pid, s in backend_cpu(scoped).items()}
             lock_waits, waiting = sampler.stop()
+            waiting_for = sampler.waiting.most_common(3)
         finally:
             go.set()
             release.set()
@@ -309,6 +344,7 @@ def run_slots(base_url: str, slots: int, args: argparse.Namespace, root: Path) -
                 times.steps[step] += part.steps[step]
             times.done_at += part.done_at
             times.applied += part.applied
+            times.lost_races += part.lost_races
             times.cpu_s += part.cpu_s
         store = open_store(url_text)
         try:
@@ -316,8 +352,8 @@ def run_slots(base_url: str, slots: int, args: argparse.Namespace, root: Path) -
             rating_rows = len(store.rating_history(tournament_id))
         finally:
             store.close()
-        if counts[MatchStatus.DONE] != args.matches or len(times.done_at) != args.matches:
-            raise BenchError(f"{args.matches} matches queued, {counts[MatchStatus.DONE]} done")
+        if counts[MatchStatus.DONE] != results or len(times.done_at) != results:
+            raise BenchError(f"{results} results wanted, {counts[MatchStatus.DONE]} done")
     done = sorted(times.done_at)
     fifth = max(1, len(done) // 5)
     first = fifth / max(1e-9, done[fifth - 1] - start)
@@ -330,11 +366,25 @@ def run_slots(base_url: str, slots: int, args: argparse.Namespace, root: Path) -
         len(done),
         rating_rows,
         lock_waits,
+        waiting_for,
         waiting,
         spent,
         sum(backends.values()),
         (first, last),
     )
+
+
+class LostRaces(logging.Handler):
+    """Counts psycopg's word of a statement aborted in its pipeline: in this loop, a rating
+    step that another worker inserted first (``update_ratings`` then reads and retries)."""
+
+    def __init__(self, times: SlotTimes) -> None:
+        super().__init__()
+        self.times = times
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "pipeline aborted" in record.getMessage():
+            self.times.lost_races += 1
 
 
 def backend_cpu(url: str) -> dict[int, float]:
@@ -372,12 +422,17 @@ def report(run: Run) -> None:
     )
     print(
         f"    lock waits: a bench backend waiting in {run.lock_waits:.0%} of samples "
-        f"({run.waiting:.2f} on average); rating rows {run.rating_rows / n:.2f} a result, "
-        f"{n / max(1, run.times.applied):.2f} results a rating update applied; CPU a result: "
+        f"({run.waiting:.2f} on average{_statements(run.waiting_for)}); rating rows "
+        f"{run.rating_rows / n:.2f} a result, {run.times.applied / n:.2f} matches applied per "
+        f"update, {run.times.lost_races} appends lost to another worker (retried); CPU a result: "
         f"PostgreSQL {run.postgres_s / n * 1000:.1f} ms, workers "
         f"{run.times.cpu_s / n * 1000:.1f} ms; machine {run.cpu.busy / run.wall_s:.2f} of "
         f"{os.cpu_count()} cores busy"
     )
+
+
+def _statements(counted: list[tuple[str, int]]) -> str:
+    return "; waiting: " + ", ".join(f"{s} ({n})" for s, n in counted) if counted else ""
 
 
 def _p95(values: Sequence[float]) -> float:
@@ -390,7 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slots", type=_counts, default=(1, 2, 4, 8, 16), help="e.g. 1,4,16")
     parser.add_argument("--processes", type=_positive_int, default=4, help="worker processes")
     parser.add_argument("--entries", type=_positive_int, default=20, help="active versions")
-    parser.add_argument("--matches", type=_positive_int, default=600, help="per run")
+    parser.add_argument("--matches", type=_positive_int, default=600, help="queued, per run")
+    parser.add_argument("--results", type=int, default=0, help="played, per run (0: all)")
     parser.add_argument("--play-ms", type=int, default=0, help="a synthetic match's time")
     parser.add_argument("--match-s", type=float, default=40.0, help="a real match, for the answer")
     parser.add_argument("--timeout", type=_positive_int, default=900, help="per run, s")

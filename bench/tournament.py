@@ -637,8 +637,13 @@ def share(run: Run) -> float:
     engine and PostgreSQL (the whole machine's busy CPU would count others' work too)."""
     cpu = run.cpu
     assert cpu is not None
-    total = cpu.workers + (run.containers_cpu or 0.0) + cpu.engine + cpu.postgres
-    return run.bot_cpu.think_s / total
+    return run.bot_cpu.think_s / (cpu.workers + bots_cpu(run) + cpu.engine + cpu.postgres)
+
+
+def bots_cpu(run: Run) -> float:
+    """The bots' CPU: their containers' cgroups; in the process sandbox, their own figures
+    (what of it reaches the workers' through bubblewrap is not told apart)."""
+    return run.bot_cpu.process_s if run.containers_cpu is None else run.containers_cpu
 
 
 def report_share(run: Run) -> None:
@@ -651,10 +656,7 @@ def report_share(run: Run) -> None:
         f"{run.per_min:.2f} matches/min; a match median {statistics.median(run.match_s):.1f} s, "
         f"{statistics.fmean(run.decisions):.0f} decisions, {bots.bots / n:.0f} bots"
     )
-    # Process-sandbox bots are the workers' children: their CPU is in the workers' too.
-    in_workers = bots.process_s if run.containers_cpu is None else 0.0
-    containers = bots.process_s if run.containers_cpu is None else run.containers_cpu
-    workers = cpu.workers - in_workers
+    containers, workers = bots_cpu(run), cpu.workers
     total = workers + containers + cpu.engine + cpu.postgres
     parts = (
         ("bots' turns (their bid and play)", bots.think_s),
