@@ -33,6 +33,7 @@ run or a result was lost.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import math
 import multiprocessing
@@ -56,7 +57,15 @@ from tournament import CLK_TCK, DEFAULT_URL, BenchError, Cpu, fresh_schema  # be
 from arena.competition import round_robin
 from arena.league.apply_ratings import update_ratings
 from arena.league.stored_files import code_key
-from arena.store import MatchResult, MatchSpec, MatchStatus, StoreError, VersionStatus, open_store
+from arena.store import (
+    MatchResult,
+    MatchSpec,
+    MatchStatus,
+    Store,
+    StoreError,
+    VersionStatus,
+    open_store,
+)
 from arena.submission import content_hash, pack
 
 APP = "arena-queue-bench"  # the bench's connections, told apart in pg_stat_activity
@@ -79,7 +88,7 @@ class SlotTimes:
 
 
 def slot_loop(
-    url: str,
+    store: Store,
     tournament_id: int,
     name: str,
     times: SlotTimes,
@@ -91,9 +100,8 @@ def slot_loop(
     quota: int,
 ) -> None:
     """One slot: what a worker's slot asks of the store for each match, until none is left;
-    its connections held until ``release`` (the parent reads their backends' CPU)."""
+    the store's connections held until ``release`` (the parent reads their backends' CPU)."""
     rng = random.Random(seed)
-    store = open_store(url)
     try:
         ready.wait()
         while True:
@@ -128,10 +136,13 @@ def slot_loop(
                 times.steps["ratings"].append(rated - finished)
                 times.done_at.append(time.time())
                 times.applied += applied
-        ready.wait()  # every slot done: the process reports, then waits for its release
+    except Exception as e:  # told to the parent, which fails the run
+        with lock:
+            times.error += f"{type(e).__name__}: {e}; "
+    finally:  # every slot done (or failed): the process reports, then waits for its release
+        with contextlib.suppress(threading.BrokenBarrierError):
+            ready.wait()
         release.wait()
-    finally:
-        store.close()
 
 
 def worker_process(
@@ -146,11 +157,10 @@ def worker_process(
     out: multiprocessing.Queue[SlotTimes],
     quota: int,
 ) -> None:
-    """A worker process: its slots as threads, each with its store open, started together
-    once ``go`` is set; it reports once all are done, and closes their stores on
+    """A worker process: one store, as a worker has, and its slots as threads, started
+    together once ``go`` is set; it reports once all are done, and closes the store on
     ``release``."""
     times, lock = SlotTimes(), threading.Lock()
-    errors: list[str] = []
     # update_ratings retries when another worker appended the same steps first; psycopg
     # tells of the aborted statement on its logger: counted, not printed.
     psycopg_log = logging.getLogger("psycopg")
@@ -167,16 +177,16 @@ def worker_process(
             start = time.process_time()
         else:
             times.cpu_s = time.process_time() - start
-            times.error = "; ".join(errors)
             out.put(times)
             reported = True
 
     ready = threading.Barrier(slots, action=all_ready)
-
-    def run(slot: int) -> None:
-        try:
-            slot_loop(
-                url,
+    store = open_store(url)
+    threads = [
+        threading.Thread(
+            target=slot_loop,
+            args=(
+                store,
                 tournament_id,
                 f"bench:{index}:{slot}",
                 times,
@@ -186,18 +196,17 @@ def worker_process(
                 ready,
                 release,
                 quota,
-            )
-        except Exception as e:  # told to the parent, which fails the run
-            errors.append(f"{type(e).__name__}: {e}")
-            ready.abort()
-
-    threads = [threading.Thread(target=run, args=(s,)) for s in range(slots)]
+            ),
+        )
+        for slot in range(slots)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    store.close()
     if not reported:
-        times.error = "; ".join(errors) or "a slot failed"
+        times.error = times.error or "a slot failed"
         out.put(times)
 
 
@@ -214,6 +223,7 @@ class Run:
     waiting: float  # mean number of bench backends waiting for a lock
     cpu: Cpu  # the machine's
     postgres_s: float  # the CPU of the backends serving the slots
+    connections: int  # those backends: the processes' pools' connections
     fifths: tuple[float, float]  # results/s in the first and the last fifth of the run
 
     @property
@@ -370,6 +380,7 @@ def run_slots(base_url: str, slots: int, args: argparse.Namespace, root: Path) -
         waiting,
         spent,
         sum(backends.values()),
+        len(backends),
         (first, last),
     )
 
@@ -418,7 +429,8 @@ def report(run: Run) -> None:
     )
     print(
         f"slots {run.slots:3d} ({run.processes} processes): {run.per_s:6.1f} results/s "
-        f"(first fifth {run.fifths[0]:.1f}, last {run.fifths[1]:.1f}); ms p50/p95 {steps}"
+        f"(first fifth {run.fifths[0]:.1f}, last {run.fifths[1]:.1f}); ms p50/p95 {steps}; "
+        f"{run.connections / run.processes:.1f} connections a process"
     )
     print(
         f"    lock waits: a bench backend waiting in {run.lock_waits:.0%} of samples "
