@@ -81,14 +81,64 @@ DEFAULT_URL = "postgresql+psycopg://arena:arena@127.0.0.1:5432/arena_test"
 TARGET = 3.5
 TOURNAMENT = "bench"
 BOT = Path(__file__).resolve().parent / "thinking" / "bot.py"
+HEURISTIC = Path(__file__).resolve().parents[1] / "sample_bots" / "heuristic" / "bot.py"
+CPU_LINE = "bench-cpu"  # what a measured heuristic bot prints, then its figures
+# The heuristic sample bot, timing itself: appended to its code in place of its ``run``. It
+# prints its figures at the last card of each deal (the last line of its log counts): its
+# process's CPU at its first decision (Python's start, imports, the SDK's server, Hello),
+# its decisions' own CPU (the thread that runs them, inside bid and play), all its CPU.
+MEASURED = """
+import time as _time
+
+
+class Measured(HeuristicBot):
+    name = NAME
+    boot_s = -1.0
+    think_s = 0.0
+    decisions = 0
+
+    def bid(self, obs: Observation) -> Bid:
+        start = self._begin()
+        answer = super().bid(obs)
+        self._end(start, last=False)
+        return answer
+
+    def play(self, obs: Observation) -> Card:
+        start = self._begin()
+        answer = super().play(obs)
+        self._end(start, last=len(obs.hand) == 1)
+        return answer
+
+    def _begin(self) -> float:
+        if self.boot_s < 0:
+            self.boot_s = _time.process_time()
+        return _time.thread_time()
+
+    def _end(self, start: float, last: bool) -> None:
+        self.think_s += _time.thread_time() - start
+        self.decisions += 1
+        if last:
+            print(
+                f"CPU_LINE boot_ms={self.boot_s * 1000:.1f} think_ms={self.think_s * 1000:.1f}"
+                f" process_ms={_time.process_time() * 1000:.1f} decisions={self.decisions}"
+            )
+
+
+if __name__ == "__main__":
+    run(Measured())
+""".replace("CPU_LINE", CPU_LINE)
 WARMUP_BOT = Path(__file__).resolve().parent / "first_legal"
 # Four distinct versions (their code differs): one plays the first legal option, three the
 # last. Never two of the first: a table of them passes every deal, and all-pass deals are
 # dealt again (1324 decisions a game instead of 824), which would make some matches longer.
 ENTRIES = (("think-first", 0), ("think-last", -1), ("think-last-2", -1), ("think-last-3", -1))
+# For the CPU share: four copies of the heuristic bot under distinct names.
+HEURISTIC_ENTRIES = tuple(f"heuristic-{i}" for i in range(1, 5))
 # The default limits but a longer start-up: a bench measures, it does not referee, and bots
-# starting on a shared two-core machine under others' load can take more than 10 s.
-LIMITS = {"startup_ms": 60_000}
+# starting on a shared two-core machine under others' load can take more than 10 s. No table
+# pace: at the ladder's (50 ms) every decision would last a pace at least, whatever the bots'
+# time, and the platform's own cost is what is measured.
+LIMITS = {"startup_ms": 60_000, "pace_ms": 0}
 PROFILED = "--profiled-worker"  # internal: this file run as a worker under cProfile
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 DOCKER_ENGINE = ("dockerd", "containerd")
@@ -229,8 +279,29 @@ def _cgroup_cpu_s(cid: str) -> float | None:
 
 
 @dataclass
+class BotCpu:
+    """What the measured heuristic bots said of their CPU, summed over a run's bots."""
+
+    bots: int = 0
+    boot_s: float = 0.0  # each one's process CPU before its first decision
+    think_s: float = 0.0  # inside its bid and play: its turns' own work
+    process_s: float = 0.0  # all its process's CPU, at its last card
+
+    def add(self, log: str, where: str) -> None:
+        lines = [line for line in log.splitlines() if line.startswith(CPU_LINE + " ")]
+        if not lines:
+            raise BenchError(f"{where}: no '{CPU_LINE}' line in the bot's log")
+        values = dict(f.split("=", 1) for f in lines[-1].split()[1:])
+        self.bots += 1
+        self.boot_s += float(values["boot_ms"]) / 1000
+        self.think_s += float(values["think_ms"]) / 1000
+        self.process_s += float(values["process_ms"]) / 1000
+
+
+@dataclass
 class Run:
     workers: int
+    bots: str = "thinking"  # or "heuristic": measured heuristic bots, for the CPU share
     matches: int = 0
     wall_s: float = 0.0
     match_s: list[float] = field(default_factory=list)  # each match, begun to finished
@@ -243,6 +314,8 @@ class Run:
     cpu: Cpu | None = None
     containers_cpu: float | None = None  # the run's bot containers, CPU seconds
     details: list[tuple[float, str]] = field(default_factory=list)  # (start, line) a match
+    bot_cpu: BotCpu = field(default_factory=BotCpu)  # heuristic bots only
+    worker_start_cpu: float = 0.0  # one idle worker's whole life, CPU s (heuristic runs)
 
     @property
     def per_min(self) -> float:
@@ -283,11 +356,26 @@ def entry_dirs(root: Path, think_ms: int) -> list[tuple[str, Path]]:
             code, n = re.subn(rf"^{constant} = .*$", f"{constant} = {value}", code, flags=re.M)
             if n != 1:
                 raise BenchError(f"{BOT.name} has no single line '{constant} = ...'")
-        directory = root / name
-        directory.mkdir(parents=True)
-        (directory / "bot.py").write_text(code)
-        out.append((name, directory))
+        out.append((name, _bot_dir(root / name, code)))
     return out
+
+
+def heuristic_dirs(root: Path) -> list[tuple[str, Path]]:
+    """The heuristic sample bot timing itself (``MEASURED``), under each entry's name."""
+    source, n = re.subn(r'^if __name__ == "__main__":\n    run\(HeuristicBot\(\)\)\n\Z', "",
+                        HEURISTIC.read_text(), flags=re.M)  # fmt: skip
+    if n != 1:
+        raise BenchError(f"{HEURISTIC} does not end with run(HeuristicBot())")
+    return [
+        (name, _bot_dir(root / name, f"{source}\nNAME = {name!r}\n{MEASURED}"))
+        for name in HEURISTIC_ENTRIES
+    ]
+
+
+def _bot_dir(directory: Path, code: str) -> Path:
+    directory.mkdir(parents=True)
+    (directory / "bot.py").write_text(code)
+    return directory
 
 
 def seed_tournament(store: Store, entries: Sequence[tuple[str, Path]], matches: int) -> None:
@@ -323,20 +411,32 @@ def worker_command(sandbox: str, profile: Path | None) -> list[str]:
 
 
 def run_workers(
-    url: str, workers: int, args: argparse.Namespace, tmp: Path, profile_dir: Path | None
+    url: str,
+    workers: int,
+    args: argparse.Namespace,
+    tmp: Path,
+    profile_dir: Path | None,
+    bots: str = "thinking",
 ) -> Run:
-    run = Run(workers)
-    target = workers * args.matches_per_worker
-    home = tmp / f"home-{workers}"
+    run = Run(workers, bots)
+    per_worker = args.matches_per_worker if bots == "thinking" else args.share_matches_per_worker
+    target = workers * per_worker
+    name = f"{bots}-{workers}"
+    home = tmp / f"home-{name}"
     home.mkdir()
     with fresh_schema(url) as scoped:
+        env = os.environ | {"ARENA_HOME": str(home), "ARENA_DATABASE_URL": scoped}
         store = open_store(scoped)
         try:
-            seed_tournament(store, entry_dirs(tmp / f"bots-{workers}", args.think_ms), target)
+            entries = (
+                entry_dirs(tmp / f"bots-{name}", args.think_ms)
+                if bots == "thinking"
+                else heuristic_dirs(tmp / f"bots-{name}")
+            )
+            seed_tournament(store, entries, target)
         finally:
             store.close()
-        env = os.environ | {"ARENA_HOME": str(home), "ARENA_DATABASE_URL": scoped}
-        logs = [tmp / f"worker-{workers}-{i}.log" for i in range(workers)]
+        logs = [tmp / f"worker-{name}-{i}.log" for i in range(workers)]
         run.load = (os.getloadavg()[0], 0.0)
         cpu = Cpu.now()
         start = time.perf_counter()
@@ -380,7 +480,22 @@ def run_workers(
             check_results(store, run, target, args.think_ms, started, procs)
         finally:
             store.close()
+        if bots == "heuristic":  # what a worker costs that plays nothing: its start and exit
+            run.worker_start_cpu = idle_worker_cpu(env, args.sandbox, tmp / f"idle-{name}.log")
     return run
+
+
+def idle_worker_cpu(env: dict[str, str], sandbox: str, log: Path) -> float:
+    """The CPU seconds of one more ``arena worker --until-idle`` once every match is done:
+    its Python, imports, sandbox and store opened, its exit."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with log.open("wb") as sink:
+        command = worker_command(sandbox, None)
+        done = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink)
+    if done.returncode != 0:
+        raise BenchError(f"an idle worker exited with {done.returncode}: {log.read_text()[-800:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 def check_results(
@@ -426,7 +541,13 @@ def check_results(
             for deal in state.deals:
                 decisions += len(deal.bids) + sum(len(t.cards) for t in deal.tricks)
         run.decisions.append(decisions)
-        run.floor_s.append(decisions * think_ms / 1000)
+        run.floor_s.append(decisions * think_ms / 1000 if run.bots == "thinking" else 0.0)
+        if run.bots == "heuristic":
+            assert match.logs_path is not None
+            for game, keys in json.loads(store.blob(match.logs_path)).items():
+                for seat, key in enumerate(keys):
+                    where = f"match {match.id} {game} seat {seat}"
+                    run.bot_cpu.add(store.blob(key).decode(errors="replace"), where)
         names = [store.bot_by_id(store.version(v).bot_id).name for v in match.seats]
         at = begun - started
         run.details.append(
@@ -511,6 +632,60 @@ def report(run: Run) -> None:
     print(f"  load average {run.load[0]:.1f} before, {run.load[1]:.1f} after{waited}")
 
 
+def share(run: Run) -> float:
+    """The bots' turns' own CPU over the tournament's: the workers, their bots, the Docker
+    engine and PostgreSQL (the whole machine's busy CPU would count others' work too)."""
+    cpu = run.cpu
+    assert cpu is not None
+    return run.bot_cpu.think_s / (cpu.workers + bots_cpu(run) + cpu.engine + cpu.postgres)
+
+
+def bots_cpu(run: Run) -> float:
+    """The bots' CPU: their containers' cgroups; in the process sandbox, their own figures
+    (what of it reaches the workers' through bubblewrap is not told apart)."""
+    return run.bot_cpu.process_s if run.containers_cpu is None else run.containers_cpu
+
+
+def report_share(run: Run) -> None:
+    """Where a match's CPU went, with heuristic bots: their turns against everything else."""
+    cpu, bots = run.cpu, run.bot_cpu
+    assert cpu is not None
+    n = run.matches
+    print(
+        f"heuristic bots, {run.workers} workers: {n} matches in {run.wall_s:.1f} s = "
+        f"{run.per_min:.2f} matches/min; a match median {statistics.median(run.match_s):.1f} s, "
+        f"{statistics.fmean(run.decisions):.0f} decisions, {bots.bots / n:.0f} bots"
+    )
+    containers, workers = bots_cpu(run), cpu.workers
+    total = workers + containers + cpu.engine + cpu.postgres
+    parts = (
+        ("bots' turns (their bid and play)", bots.think_s),
+        ("bots' start (Python, imports, the SDK's server, Hello)", bots.boot_s),
+        ("bots' gRPC and SDK around their turns", bots.process_s - bots.boot_s - bots.think_s),
+        ("bot containers beyond their Python (runc's set-up in them)", containers - bots.process_s),
+        ("workers' start and exit", run.worker_start_cpu * run.workers),
+        ("workers' matches (referee, engine, gRPC, Docker and store clients)",
+         workers - run.worker_start_cpu * run.workers),
+        ("Docker engine (dockerd, containerd, shims)", cpu.engine),
+        ("PostgreSQL", cpu.postgres),
+    )  # fmt: skip
+    print(f"  CPU per match, {total / n:.2f} s in all:")
+    for what, seconds in parts:
+        print(f"    {seconds / n:6.2f} s {seconds / total:6.1%}  {what}")
+    rest = cpu.busy - total
+    print(
+        f"  beside it, everything else on the machine {rest / n:.2f} s a match (runc, the "
+        f"kernel's work outside the containers, others' work; load {run.load[0]:.1f} before, "
+        f"{run.load[1]:.1f} after)"
+    )
+    capacity = (os.cpu_count() or 1) * run.wall_s
+    print(
+        f"  bots' turns: {share(run):.1%} of the tournament's CPU (the physical limit is "
+        f"100%), {bots.think_s / cpu.busy:.1%} of the machine's busy CPU, "
+        f"{bots.think_s / capacity:.1%} of its capacity ({os.cpu_count()} cores x the run)"
+    )
+
+
 def print_profiles(profile_dir: Path, top: int) -> None:
     files = sorted(profile_dir.glob("*.prof"))
     if not files:
@@ -592,6 +767,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=_positive_int, default=900, help="per run, s")
     parser.add_argument("--profile", type=Path, help="a directory: run the workers profiled")
     parser.add_argument("--top", type=_positive_int, default=25, help="profile lines shown")
+    parser.add_argument(
+        "--share-workers", type=_positive_int, default=2, help="workers for the CPU share"
+    )
+    parser.add_argument(
+        "--share-matches-per-worker", type=_positive_int, default=4, help="for the CPU share"
+    )
+    parser.add_argument(
+        "--only", choices=("ratio", "share"), help="one part: the throughput or the CPU share"
+    )
     parser.add_argument("--verbose", action="store_true", help="a line per match")
     args = parser.parse_args(argv)
     if args.profile is not None:
@@ -601,33 +785,47 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         f"bots thinking {args.think_ms} ms a decision, {len(ENTRIES)} entries, "
-        f"{args.matches_per_worker} matches (duplicate pairs) per worker, one PostgreSQL, "
-        f"sandbox {args.sandbox}, {os.cpu_count()} cores"
+        f"{args.matches_per_worker} matches (duplicate pairs) per worker; then heuristic bots, "
+        f"{args.share_workers} workers, {args.share_matches_per_worker} matches each; one "
+        f"PostgreSQL, sandbox {args.sandbox}, {os.cpu_count()} cores"
         + (", workers under cProfile (slower)" if args.profile else ""),
         flush=True,
     )
     runs: dict[int, Run] = {}
+    shared: Run | None = None
     try:
         warm_up(args.sandbox)
         with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
-            for workers in args.workers:
+            for workers in args.workers if args.only != "share" else ():
                 runs[workers] = run = run_workers(args.url, workers, args, Path(tmp), args.profile)
                 report(run)
                 if args.verbose:
                     print("\n".join(line for _, line in sorted(run.details)))
                 sys.stdout.flush()
+            if args.only != "ratio":
+                shared = run_workers(
+                    args.url, args.share_workers, args, Path(tmp), args.profile, "heuristic"
+                )
+                report_share(shared)
+                if args.verbose:
+                    print("\n".join(line for _, line in sorted(shared.details)))
     except (BenchError, SandboxError, StoreError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if args.profile is not None:
         print_profiles(args.profile, args.top)
-    first, last = min(runs), max(runs)
-    ratio = runs[last].per_min / runs[first].per_min
-    print(
-        f"{last} workers / {first}: {ratio:.2f} x the throughput; target >= {TARGET} "
-        f"{'met' if ratio >= TARGET else 'MISSED'} (ideal {last / first:.0f})"
-    )
-    print(f"ratio={ratio:.2f}")
+    last_line = []
+    if shared is not None:
+        last_line.append(f"share={share(shared):.1%}")
+    if runs:
+        first, last = min(runs), max(runs)
+        ratio = runs[last].per_min / runs[first].per_min
+        print(
+            f"{last} workers / {first}: {ratio:.2f} x the throughput; target >= {TARGET} "
+            f"{'met' if ratio >= TARGET else 'MISSED'} (ideal {last / first:.0f})"
+        )
+        last_line.append(f"ratio={ratio:.2f}")
+    print(" ".join(last_line))
     return 0
 
 

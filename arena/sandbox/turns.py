@@ -88,6 +88,7 @@ class Turns:
             self._stopped = True
             if self.freezer is not None:
                 self.freezer.thaw()
+                self.freezer.close()
 
     def _first_call(self) -> None:
         if not self._called:

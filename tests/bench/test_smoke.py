@@ -35,6 +35,9 @@ class Bench:
 
 TOURNAMENT_ARGS = ("--sandbox", "process", "--workers", "1", "--matches-per-worker", "1")
 TOURNAMENT_ARGS += ("--think-ms", "1", "--url", POSTGRES_URL)
+TOURNAMENT_ARGS += ("--share-workers", "1", "--share-matches-per-worker", "1")
+QUEUE_DB_ARGS = ("--slots", "2", "--processes", "2", "--entries", "3", "--matches", "6")
+QUEUE_DB_ARGS += ("--url", POSTGRES_URL)
 SCHEDULING_ARGS = ("--entries", "12", "--ladders", "1", "--newcomers", "2", "--passes", "2")
 SCHEDULING_ARGS += ("--ladder-batch", "6")
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="the freezer's files are root's")
@@ -82,7 +85,13 @@ BENCHES = [
     Bench(
         "tournament.py",
         TOURNAMENT_ARGS,
-        r"ratio=\d+\.\d+",
+        r"share=\d+\.\d+% ratio=\d+\.\d+",
+        marks=(pytest.mark.postgres,),
+    ),
+    Bench(
+        "queue_db.py",
+        QUEUE_DB_ARGS,
+        r"slots=\d+ matches/min=\d+",
         marks=(pytest.mark.postgres,),
     ),
     Bench(
@@ -134,7 +143,7 @@ def test_a_bench_runs_to_its_last_line_at_its_smallest(bench: Bench) -> None:
     if bench.script == "engine.py" and openspiel_missing():
         assert done.returncode == 2, shown  # its documented status: pyspiel missing
         return
-    if bench.script == "tournament.py" and "does not answer" in done.stderr:
+    if bench.script in ("tournament.py", "queue_db.py") and "does not answer" in done.stderr:
         if os.environ.get("CI") == "true":
             pytest.fail(shown)
         pytest.skip("PostgreSQL does not answer: run .ci/postgres")
