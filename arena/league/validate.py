@@ -181,4 +181,3 @@ def build_version(data: StoredFiles, sandbox: Sandbox, key: str) -> BuildFailed 
             return e
         data.store_built(key, submission.pack(product))
     return None
-
