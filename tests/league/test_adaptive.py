@@ -30,7 +30,7 @@ from arena.league.submit import settle
 from arena.league.tournaments import create_tournament
 from arena.read_model import LADDER, RatingModelName, ScheduleKind
 from arena.referee.game import run_game
-from arena.store import Match, MatchResult, Store, open_store
+from arena.store import JobKind, Match, MatchResult, Store, open_store
 from arena.store.models import DealSecret
 from arena.submission import content_hash, pack
 
@@ -116,16 +116,17 @@ def work(
     while played < budget:
         want = min(claim_at_once, budget - played)
         claimed = [
-            m
+            job
             for _ in range(want)
-            if (m := store.claim("w", tournament_id=tournament_id)) is not None
+            if (job := store.claim_job("w", kinds=[JobKind.MATCH], tournament_id=tournament_id))
+            is not None
         ]
         if not claimed:
             return played
         played += len(claimed)
-        for match in reversed(claimed):
-            assert match.id is not None
-            assert store.finish(match.id, "w", play(match, levels), lease=match.lease)
+        for job in reversed(claimed):
+            match = job.match
+            assert store.finish(job, "w", play(match, levels))
             update_ratings(store, match.tournament_id)
             top_up(store, match.tournament_id)
     return played
