@@ -176,6 +176,9 @@ export class Viewer {
     this.trickEnds = new Map();
     this.frames.forEach((f, i) => { if (f.kind === "play") this.trickEnds.set(`${f.dealing}:${f.trickNumber}`, i); });
     this.result = this.q("result");
+    this.seats = [0, 1, 2, 3].map((s) => root.querySelector(`.seat-${s}`));
+    this.slots = [0, 1, 2, 3].map((s) => root.querySelector(`.slot-${s}`));
+    this.drawn = new Map();
     for (const team of [0, 1]) this.q(`team-${team}`).textContent = teamName(replay, team);
     for (const option of this.q("view").options) {
       if (option.value !== "all") option.textContent = seatName(replay, Number(option.value));
@@ -265,28 +268,34 @@ export class Viewer {
     this.root.dataset.deal = String(f.number);
     const played = new Map((f.trick ? f.trick.plays : []).map(([seat, card]) => [seat, card]));
     for (let seat = 0; seat < 4; seat++) {
-      const box = this.root.querySelector(`.seat-${seat}`);
+      const box = this.seats[seat];
       const shown = this.view === "all" || Number(this.view) === seat;
-      const hand = f.hands[seat].slice().sort((a, b) => cardOrder(a) - cardOrder(b));
-      const held = el("div", { class: "hand", "data-testid": `hand-${seat}`, "data-hidden": shown ? "false" : "true" });
-      if (shown) hand.forEach((c) => held.append(cardNode(c), " "));
-      else held.append(el("span", { class: "back" }, cards(hand.length)));
       const bid = [...f.bids].reverse().find((b) => b.seat === seat);
       const toAct = f.toAct === seat;
-      box.dataset.toAct = String(toAct);
-      box.classList.toggle("to-act", toAct);
-      const parts = [
-        el("div", { class: `name team${seat % 2}` }, toAct ? el("span", { class: "marker", "data-testid": "to-act", title: f.kind === "forfeit" ? "at fault" : "to act" }, "▶ ") : "", seatName(replay, seat), seat === deal.dealer ? " · dealer" : ""),
-        el("div", { class: "meta" }, bid ? `bid ${bidText(bid)}` : "no bid yet", ` · tricks ${f.tricksWon[seat]}`),
-      ];
-      if (f.note !== null && f.actor === seat) parts.push(el("div", { class: "bot-note", "data-testid": "note", title: "the bot's own note on this step" }, "✎ ", f.note));
-      parts.push(held);
-      box.replaceChildren(...parts);
-      const slot = this.root.querySelector(`.slot-${seat}`);
+      const note = f.note !== null && f.actor === seat ? f.note : null;
+      // A step changes one or two seats: the others are left as drawn.
+      if (this.changed(`seat${seat}`, [f.dealing, shown, f.hands[seat].join(), bid ? bid.bid : "", f.tricksWon[seat], toAct, f.kind === "forfeit", note])) {
+        const hand = f.hands[seat].slice().sort((a, b) => cardOrder(a) - cardOrder(b));
+        const held = el("div", { class: "hand", "data-testid": `hand-${seat}`, "data-hidden": shown ? "false" : "true" });
+        if (shown) hand.forEach((c) => held.append(cardNode(c), " "));
+        else held.append(el("span", { class: "back" }, cards(hand.length)));
+        box.dataset.toAct = String(toAct);
+        box.classList.toggle("to-act", toAct);
+        const parts = [
+          el("div", { class: `name team${seat % 2}` }, toAct ? el("span", { class: "marker", "data-testid": "to-act", title: f.kind === "forfeit" ? "at fault" : "to act" }, "▶ ") : "", seatName(replay, seat), seat === deal.dealer ? " · dealer" : ""),
+          el("div", { class: "meta" }, bid ? `bid ${bidText(bid)}` : "no bid yet", ` · tricks ${f.tricksWon[seat]}`),
+        ];
+        if (note !== null) parts.push(el("div", { class: "bot-note", "data-testid": "note", title: "the bot's own note on this step" }, "✎ ", note));
+        parts.push(held);
+        box.replaceChildren(...parts);
+      }
+      const slot = this.slots[seat];
       const card = played.get(seat);
-      slot.classList.toggle("winner", card !== undefined && f.trick.winner === seat);
-      slot.replaceChildren(...(card ? [cardNode(card)] : []));
-      slot.dataset.card = card || "";
+      if (this.changed(`slot${seat}`, [card, f.trick && f.trick.winner === seat])) {
+        slot.classList.toggle("winner", card !== undefined && f.trick.winner === seat);
+        slot.replaceChildren(...(card ? [cardNode(card)] : []));
+        slot.dataset.card = card || "";
+      }
     }
     const middle = [el("div", {}, "turned ", cardNode(deal.turned)), el("div", {}, "trump ", deal.trump ? SUIT[deal.trump] : "none")];
     if (f.trick) {
@@ -300,9 +309,17 @@ export class Viewer {
     result.className = f.kind === "forfeit" ? "result forfeit" : "result";
     result.dataset.testid = f.kind === "forfeit" ? "forfeit" : "result";
     result.textContent = f.kind === "forfeit" || f.kind === "final" ? f.label : "";
-    this.drawBidding(f);
-    this.drawTricks(f);
-    this.drawContracts(f);
+    if (this.changed("bidding", [f.dealing, f.bids.length])) this.drawBidding(f);
+    if (this.changed("tricks", [f.dealing, f.trickNumber, f.trick ? f.trick.plays.length : 0])) this.drawTricks(f);
+    if (this.changed("contracts", [f.dealing, f.bids.length, ...f.tricksWon, f.points])) this.drawContracts(f);
+  }
+
+  // Whether a part's key differs from when it was last drawn (then it is drawn again).
+  changed(part, key) {
+    const text = JSON.stringify(key);
+    if (this.drawn.get(part) === text) return false;
+    this.drawn.set(part, text);
+    return true;
   }
 
   drawBidding(f) {
