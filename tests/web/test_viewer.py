@@ -8,6 +8,7 @@ shown to their owner alone."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -73,7 +74,7 @@ def laptop(page: Any) -> Any:
     return page
 
 
-def test_a_trick_is_laid_out_around_the_table(laptop: Any, site: Site) -> None:
+def test_a_trick_is_laid_out_around_the_table(laptop: Any, site: Site, shots: Path) -> None:
     page = laptop
     replay = site.json(f"/api/matches/{site.match_id}/games/1/replay")
     names = [p["name"] for p in replay["players"]]
@@ -87,6 +88,7 @@ def test_a_trick_is_laid_out_around_the_table(laptop: Any, site: Site) -> None:
     assert page.locator(".slot.winner").get_attribute("data-testid") == f"played-{winner}"
     assert to_act(page) == [winner]  # who takes the trick leads the next
     assert f"{names[winner]} (seat {winner}) takes it" in by_testid(page, "trick").inner_text()
+    page.screenshot(path=shots / "replay-laptop.png")
     # The bidding by name; the trick list links each trick to its last card.
     bidding = by_testid(page, "bidding").inner_text()
     assert all(f"{names[b['seat']]} (seat {b['seat']})" in bidding for b in deal["bids"])
@@ -147,6 +149,9 @@ def test_out_of_range_steps_land_on_the_nearest_with_a_note(laptop: Any, site: S
     open_viewer(page, path, "?deal=99")
     assert viewer.get_attribute("data-deal") == str(replay["deals"][-1]["number"])
     assert "no deal 99" in notice.inner_text()
+    open_viewer(page, path, "?step=99999")  # a step of the whole game
+    assert viewer.get_attribute("data-kind") in ("final", "forfeit")
+    assert "this game has steps 0 to " in notice.inner_text()
     open_viewer(page, path, "?deal=2&step=1")
     assert notice.is_hidden() and viewer.get_attribute("data-deal") == "2"
     # "1 card", not "1 cards"
@@ -165,9 +170,11 @@ def test_a_forfeited_game_opens_at_the_fault(laptop: Any, site: Site) -> None:
 
 
 @pytest.mark.parametrize("path", ["matches/{match}/games/2", "bots/crasher/versions/1/validation"])
-def test_no_page_wider_than_a_phone(page: Any, site: Site, path: str) -> None:
+def test_no_page_wider_than_a_phone(page: Any, site: Site, path: str, shots: Path) -> None:
     page.set_viewport_size(PHONE)
     open_viewer(page, site.url + path.format(match=site.match_id), "?deal=1&step=8")
+    if path.startswith("matches"):
+        page.screenshot(path=shots / "replay-phone.png", full_page=True)
     for _ in range(3):  # a few steps: the cards in front of the seats too
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], width

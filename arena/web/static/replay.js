@@ -132,19 +132,23 @@ export function landing(frames, params, forfeited) {
   if (asked === null && stepAsked === null) {
     return { index: forfeited ? frames.length - 1 : 0, notice: "" }; // a forfeit: open at the fault
   }
+  const last = frames.length - 1;
+  if (asked === null) { // ?step=K alone: the K-th step of the game
+    const k = Number(stepAsked);
+    if (!Number.isInteger(k) || stepAsked.trim() === "") return { index: 0, notice: `"${stepAsked}" is not a step: showing step 0` };
+    const index = Math.max(0, Math.min(last, k));
+    return { index, notice: index === k ? "" : `this game has steps 0 to ${last}: showing step ${index}` };
+  }
   const numbers = [...new Set(frames.map((f) => f.number))];
   const notes = [];
-  let deal = numbers[0];
-  if (asked !== null) {
-    const n = Number(asked);
-    if (!Number.isInteger(n) || asked.trim() === "") {
-      notes.push(`"${asked}" is not a deal number: showing deal ${deal}`);
-    } else if (!numbers.includes(n)) {
-      deal = numbers.reduce((best, d) => (Math.abs(d - n) < Math.abs(best - n) ? d : best), numbers[0]);
-      notes.push(`this game has no deal ${n} (it has deals ${numbers[0]} to ${numbers[numbers.length - 1]}): showing deal ${deal}`);
-    } else {
-      deal = n;
-    }
+  const n = Number(asked);
+  let deal = n;
+  if (!Number.isInteger(n) || asked.trim() === "") {
+    deal = numbers[0];
+    notes.push(`"${asked}" is not a deal number: showing deal ${deal}`);
+  } else if (!numbers.includes(n)) {
+    deal = numbers.reduce((best, d) => (Math.abs(d - n) < Math.abs(best - n) ? d : best), numbers[0]);
+    notes.push(`this game has no deal ${n} (it has deals ${numbers[0]} to ${numbers[numbers.length - 1]}): showing deal ${deal}`);
   }
   const first = frames.findIndex((f) => f.number === deal);
   const lastOf = frames.length - 1 - [...frames].reverse().findIndex((f) => f.number === deal);
