@@ -73,15 +73,18 @@ class PlayedGame:
 
 
 def game_replay(game: PlayedGame, *, think: bool = False) -> Replay:
-    """The game's replay; with ``think``, each player's think time too (none for a seat
-    whose bot was never reached: a start-up fault ends the game before every seat is)."""
+    """The game's replay, with the bots' notes; with ``think``, each player's think time too
+    (none for a seat whose bot was never reached: a start-up fault ends the game before every
+    seat is)."""
     times = None
     if think:
         by_seat = {p.seat: p.timing.think() for p in game.players}
         times = [by_seat.get(seat) for seat in range(len(game.bots))]
+    cut = {p.seat: p.notes.cut() for p in game.players}
     return build_replay(
-        game.outcome.state, [b.label for b in game.bots], forfeit=game.outcome.forfeit, think=times
-    )
+        game.outcome.state, [b.label for b in game.bots], forfeit=game.outcome.forfeit,
+        think=times, notes=game.outcome.notes, notes_cut=[cut.get(s) for s in range(4)],
+    )  # fmt: skip
 
 
 def start_table(bots: Sequence[BotSpec], sandbox: Sandbox, limits: Limits) -> Table:
@@ -212,6 +215,9 @@ class SeatedBot:
 
     def choose(self, obs: Observation) -> int:
         return self._reached().choose(obs)
+
+    def take_note(self) -> str | None:
+        return self._reached().take_note()
 
     def notify(self, event: Event) -> None:
         self._reached().notify(event)

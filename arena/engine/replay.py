@@ -8,11 +8,12 @@ verifies and types it. Reading and writing files is the caller's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .bids import BOARD, BidError, bid_name, parse_bid
 from .cards import DECK_SIZE, SUITS, CardError, card_name, cards_of, parse_card
+from .notes import NotePlace
 from .replay_format import (
     FORFEIT_REASONS,
     FORMAT,
@@ -24,6 +25,7 @@ from .replay_format import (
     ForfeitReason,
     GameResult,
     JokerSwap,
+    NotesCut,
     Player,
     Replay,
     ReplayError,
@@ -35,34 +37,43 @@ from .seeds import DealSource, first_dealer, seeded_deals, version1_dealing
 from .state import DealRecord, GameState, IllegalActionError, Trick
 
 __all__ = [
-    "FORFEIT_REASONS", "FORMAT", "VERSION", "VERSIONS", "Forfeit", "ForfeitReason", "Replay",
-    "ReplayError", "ThinkTime", "build_replay", "read_replay", "verify_replay",
+    "FORFEIT_REASONS", "FORMAT", "VERSION", "VERSIONS", "Forfeit", "ForfeitReason", "NotesCut",
+    "Replay", "ReplayError", "ThinkTime", "build_replay", "read_replay", "verify_replay",
 ]  # fmt: skip
 
 # ---------------------------------------------------------------------- writing
 
 
-def _trick(trick: Trick) -> TrickRecord:
+Notes = Mapping[NotePlace, str]
+
+
+def _trick(trick: Trick, dealing: int, number: int, notes: Notes) -> TrickRecord:
     legal = None
     if trick.legal is not None:
         legal = tuple(tuple(card_name(c) for c in allowed) for allowed in trick.legal)
     plays = tuple((trick.seat_of(i), card_name(c)) for i, c in enumerate(trick.cards))
-    return TrickRecord(trick.leader, plays, trick.winner, legal)
+    noted = None
+    if notes:
+        noted = tuple(notes.get(NotePlace(dealing, number, i)) for i in range(len(plays)))
+        if all(n is None for n in noted):
+            noted = None
+    return TrickRecord(trick.leader, plays, trick.winner, legal, noted)
 
 
-def _dealing(record: DealRecord, current: Trick | None) -> Dealing:
+def _dealing(record: DealRecord, current: Trick | None, dealing: int, notes: Notes) -> Dealing:
     levels = 0
     bids = []
-    for seat, action in record.bids:
+    for i, (seat, action) in enumerate(record.bids):
         level = None
         if action == BOARD:
             levels += 1
             level = levels
-        bids.append(BidRecord(seat, bid_name(action), level))
+        note = notes.get(NotePlace(dealing, None, i)) if notes else None
+        bids.append(BidRecord(seat, bid_name(action), level, note))
     swap = record.joker_swap
-    tricks = [_trick(t) for t in record.tricks]
-    if current is not None and current.cards:
-        tricks.append(_trick(current))  # the unfinished trick of a forfeited game
+    tricks = [_trick(t, dealing, k, notes) for k, t in enumerate(record.tricks)]
+    if current is not None and current.cards:  # the unfinished trick of a forfeited game
+        tricks.append(_trick(current, dealing, len(tricks), notes))
     return Dealing(
         number=record.number,
         hand_size=record.hand_size,
@@ -90,19 +101,27 @@ def build_replay(
     *,
     forfeit: Forfeit | None = None,
     think: Sequence[ThinkTime | None] | None = None,
+    notes: Notes | None = None,
+    notes_cut: Sequence[NotesCut | None] | None = None,
 ) -> Replay:
     """The replay of ``state`` (a finished game, or one ended by ``forfeit``); ``think``, by
-    seat, adds each player's think time."""
+    seat, adds each player's think time; ``notes`` the bots' notes on their decisions, by
+    place, and ``notes_cut``, by seat, what the referee cut of them."""
     if forfeit is None and not state.is_terminal():
         raise ValueError("a replay needs a finished game or a forfeit")
     last = len(state.deals) - 1
+    notes = notes or {}
     deals = tuple(
-        _dealing(r, state.trick if i == last and not state.is_terminal() else None)
+        _dealing(r, state.trick if i == last and not state.is_terminal() else None, i, notes)
         for i, r in enumerate(state.deals)
     )
     winner = state.winner() if forfeit is None else 1 - team_of(forfeit.seat)
     spent = [None] * SEATS if think is None else list(think)
-    players = tuple(Player(s, names[s], t) for s, t in zip(range(SEATS), spent, strict=True))
+    cut = [None] * SEATS if notes_cut is None else list(notes_cut)
+    players = tuple(
+        Player(s, names[s], spent[s], cut[s] if cut[s] != NotesCut() else None)
+        for s in range(SEATS)
+    )
     totals = (state.totals[0], state.totals[1])
     return Replay(
         state.seed, state.rules, players, state.first_dealer, deals,

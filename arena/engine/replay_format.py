@@ -8,8 +8,8 @@ the rules: ``arena.engine.replay.verify_replay`` re-plays a replay against them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -131,10 +131,27 @@ class ThinkTime:
 
 
 @dataclass(frozen=True)
+class NotesCut:
+    """What the referee cut of one seat's notes: notes truncated to their size, and notes
+    dropped past the game's count (a bot that floods them)."""
+
+    truncated: int = 0
+    dropped: int = 0
+
+    @classmethod
+    def from_dict(cls, data: Any) -> NotesCut:
+        return _parsed("notes_cut", data, lambda d: cls(int(d["truncated"]), int(d["dropped"])))
+
+    def to_dict(self) -> JSON:
+        return {"truncated": self.truncated, "dropped": self.dropped}
+
+
+@dataclass(frozen=True)
 class Player:
     seat: int
     name: str
     think: ThinkTime | None = None  # recorded by the ladder, not by ``arena play``
+    notes_cut: NotesCut | None = None  # only when the referee cut some of its notes
 
     @property
     def team(self) -> int:
@@ -144,7 +161,8 @@ class Player:
     def from_dict(cls, data: Any) -> Player:
         def read(d: JSON) -> Player:
             think = ThinkTime.from_dict(d["think"]) if "think" in d else None
-            return cls(int(d["seat"]), str(d["name"]), think)
+            cut = NotesCut.from_dict(d["notes_cut"]) if "notes_cut" in d else None
+            return cls(int(d["seat"]), str(d["name"]), think, cut)
 
         return _parsed("a player", data, read)
 
@@ -152,7 +170,15 @@ class Player:
         out: JSON = {"seat": self.seat, "team": self.team, "name": self.name}
         if self.think is not None:
             out["think"] = self.think.to_dict()
+        if self.notes_cut is not None:
+            out["notes_cut"] = self.notes_cut.to_dict()
         return out
+
+
+def _note(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"a note is a string, got {value!r:.60}")
 
 
 @dataclass(frozen=True)
@@ -160,6 +186,7 @@ class BidRecord:
     seat: int
     bid: int | str  # a number of tricks, "pass" or "board"
     board_level: int | None = None  # a board claim's: 1, 2 (a double board), ...
+    note: str | None = None  # the bidder's own note on it, if it made one
 
     @classmethod
     def from_dict(cls, data: Any) -> BidRecord:
@@ -167,7 +194,7 @@ class BidRecord:
             bid = d["bid"]
             if not isinstance(bid, int | str):
                 raise TypeError(f"a bid is a number or a word, got {bid!r}")
-            return cls(int(d["seat"]), bid, d.get("board_level"))
+            return cls(int(d["seat"]), bid, d.get("board_level"), _note(d.get("note")))
 
         return _parsed("a bid", data, read)
 
@@ -175,6 +202,8 @@ class BidRecord:
         out: JSON = {"seat": self.seat, "bid": self.bid}
         if self.board_level is not None:
             out["board_level"] = self.board_level
+        if self.note is not None:
+            out["note"] = self.note
         return out
 
 
@@ -202,13 +231,17 @@ class TrickRecord:
     plays: tuple[tuple[int, str], ...]  # (seat, card) in play order
     winner: int | None  # None for the unfinished trick of a forfeited game
     legal: tuple[tuple[str, ...], ...] | None = None  # per play, with --record-legal
+    notes: tuple[str | None, ...] | None = None  # per play, the player's note; only if any
 
     @classmethod
     def from_dict(cls, data: Any) -> TrickRecord:
         def read(d: JSON) -> TrickRecord:
             plays = tuple((int(seat), str(card)) for seat, card in d["plays"])
             legal = tuple(tuple(map(str, a)) for a in d["legal"]) if "legal" in d else None
-            return cls(int(d["leader"]), plays, d["winner"], legal)
+            notes = tuple(map(_note, d["notes"])) if "notes" in d else None
+            if notes is not None and len(notes) != len(plays):
+                raise ValueError(f"{len(notes)} notes for {len(plays)} plays")
+            return cls(int(d["leader"]), plays, d["winner"], legal, notes)
 
         return _parsed("a trick", data, read)
 
@@ -220,6 +253,8 @@ class TrickRecord:
         }
         if self.legal is not None:
             out["legal"] = [list(allowed) for allowed in self.legal]
+        if self.notes is not None:
+            out["notes"] = list(self.notes)
         return out
 
 
@@ -352,6 +387,27 @@ class Replay:
     @property
     def names(self) -> list[str]:
         return [p.name for p in self.players]
+
+    def notes_only_of(self, seats: Collection[int]) -> Replay:
+        """This replay with the notes of ``seats`` alone (none if empty): what a viewer who
+        is not every bot's owner may see. Bots' notes are their owners' (docs/web.md)."""
+
+        def bid(b: BidRecord) -> BidRecord:
+            return b if b.note is None or b.seat in seats else replace(b, note=None)
+
+        def trick(t: TrickRecord) -> TrickRecord:
+            if t.notes is None:
+                return t
+            by_play = zip(t.plays, t.notes, strict=True)
+            kept = tuple(n if seat in seats else None for (seat, _), n in by_play)
+            return replace(t, notes=kept if any(n is not None for n in kept) else None)
+
+        deals = tuple(
+            replace(d, bids=tuple(map(bid, d.bids)), tricks=tuple(map(trick, d.tricks)))
+            for d in self.deals
+        )
+        players = tuple(p if p.seat in seats else replace(p, notes_cut=None) for p in self.players)
+        return replace(self, deals=deals, players=players)
 
     @property
     def forfeit(self) -> Forfeit | None:

@@ -62,6 +62,11 @@ from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
 
 
+def _reads(user: User | None, owner: int) -> bool:
+    """Whether ``user`` may read what is the owner's alone: a bot's logs, notes and code."""
+    return user is not None and (user.operator or owner == user.id)
+
+
 class NoResult(Exception):
     """A match that has not been played (yet): no replay, no logs."""
 
@@ -207,11 +212,20 @@ class LocalLadder:
         return bot_statistics(self.store, self.tournament(tournament), bot)
 
     def replay(self, match_id: int, game: int) -> Replay:
+        """The game's public replay: no bot's notes (they are their owners')."""
+        return self.replay_for(None, match_id, game)
+
+    def replay_for(self, user: User | None, match_id: int, game: int) -> Replay:
+        """The game's replay with the notes of ``user``'s bots (every bot's for an
+        operator, none signed out). The one rule for the CLI, the service and the web."""
         if game not in (1, 2):
             raise ValueError(f"game is 1 or 2, got {game}")
         match = self._played(match_id)
         assert match.replay_path is not None
-        return self.data.read_replays(match.replay_path)[game - 1]
+        replay = self.data.read_replays(match.replay_path)[game - 1]
+        owners = [self.store.bot_by_id(self.store.version(v).bot_id).owner_id for v in match.seats]
+        mine = [seat_in(game, s) for s, owner in enumerate(owners) if _reads(user, owner)]
+        return replay.notes_only_of(mine)
 
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         return self.logs_of(self.store.authenticate(token), match_id)
@@ -244,12 +258,22 @@ class LocalLadder:
         return StoredCode(f"{bot.name} v{found.number}", self.data.read_blob(found.archive_path))
 
     def validation_replay(self, bot: str, number: int) -> Replay:
-        key = self._validated(bot, number)[1].replay_path
-        assert key is not None
-        replays = self.data.read_replays(key)
+        """The version's validation game, public: no bot's notes."""
+        return self.validation_replay_for(None, bot, number)
+
+    def validation_replay_for(self, user: User | None, bot: str, number: int) -> Replay:
+        """The validation game with the version's notes to its owner (an operator: every
+        seat's, the sample bots' too)."""
+        version, validation = self._validated(bot, number)
+        assert validation.replay_path is not None
+        replays = self.data.read_replays(validation.replay_path)
         if not replays:
             raise NotFound(f"{bot} v{number} played no validation game: its build failed")
-        return replays[0]
+        replay = replays[0]
+        if user is not None and user.operator:
+            return replay
+        owner = self.store.bot_by_id(version.bot_id).owner_id
+        return replay.notes_only_of(VALIDATION_SEATS if _reads(user, owner) else ())
 
     def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
         return self.validation_logs_of(self.store.authenticate(token), bot, number)

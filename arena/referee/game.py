@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 from arena.engine import DealRecord, GameState, Observation, Rules, observe
 from arena.engine.events import DealEnded, Event, GameEnded, TrickEnded
+from arena.engine.notes import NotePlace, note_place
 from arena.engine.replay import Forfeit
 from arena.engine.seeds import bot_seed
 from arena.engine.situation import fault_place, startup_place
@@ -36,10 +37,19 @@ class Player(Protocol):
         ...
 
 
+@runtime_checkable
+class NotingPlayer(Player, Protocol):
+    def take_note(self) -> str | None:
+        """The note the bot attached to the decision it just made (as the referee keeps
+        it: ``referee.notes``), or None."""
+        ...
+
+
 @dataclass
 class GameOutcome:
     state: GameState
     forfeit: Forfeit | None
+    notes: dict[NotePlace, str] = field(default_factory=dict)  # the bots', by decision
 
     @property
     def winner(self) -> int | None:
@@ -74,22 +84,28 @@ def run_game(
         on_begin()
     if startup is not None:
         return GameOutcome(state, startup)
+    notes: dict[NotePlace, str] = {}
+    noting = [p if isinstance(p, NotingPlayer) else None for p in players]
     try:
         while not state.is_terminal():
             record = state.current_deal
             tricks = len(record.tricks)
             seat = state.current_player()
+            taker = noting[seat]
+            place = None if taker is None else note_place(state)
             state.apply(players[seat].choose(observe(state, seat)))
+            if taker is not None and place is not None and (note := taker.take_note()):
+                notes[place] = note
             if len(record.tricks) > tricks:
                 _tell(players, TrickEnded(record.number, record.tricks[-1], record.trump))
             if state.current_deal is not record or state.is_terminal():
                 if on_deal is not None:
                     on_deal(record)
                 _tell(players, DealEnded(record))
-        outcome = GameOutcome(state, None)
+        outcome = GameOutcome(state, None, notes)
     except BotFault as fault:
-        place = fault_place(state, fault.seat, fault.bot, fault.answer)
-        outcome = GameOutcome(state, Forfeit(fault.seat, fault.reason, fault.detail, place))
+        where = fault_place(state, fault.seat, fault.bot, fault.answer)
+        outcome = GameOutcome(state, Forfeit(fault.seat, fault.reason, fault.detail, where), notes)
     a, b = state.totals
     end = GameEnded((a, b), outcome.winner, outcome.reason)
     for player in players:

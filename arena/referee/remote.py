@@ -30,6 +30,7 @@ from arena.engine.replay import ThinkTime
 from arena.limits import Limits
 
 from .faults import BotFault, CrashFault, IllegalFault, ProtocolFault, StartupFault, TimeoutFault
+from .notes import NoteTaker
 from .protocol import (
     BID_ANSWERS,
     PLAY_ANSWERS,
@@ -91,8 +92,10 @@ class RemotePlayer:
     sdk_version: str = ""
     wants_notifications: bool = False
     timing: Timing = field(default_factory=Timing)
+    notes: NoteTaker = field(default_factory=NoteTaker)
 
     def __post_init__(self) -> None:
+        self._note: str | None = None
         self.stub = pb_grpc.PlayerStub(self.channel)
         # Decisions travel as bytes both ways: requests from RequestEncoder (it caches the
         # deal's history), answers parsed here so a malformed one can be shown as it was.
@@ -161,15 +164,21 @@ class RemotePlayer:
 
     def choose(self, obs: Observation) -> int:
         request = self._encoder.encode(obs, int(self.timing.bank_ms))
+        self._note = None
         try:
+            # The usual answer is a lookup; one with a note (or odd bytes) is parsed.
             if obs.phase is Phase.BIDDING:
                 raw = self._call(self._bid, request, what="a bid")
-                known = BID_ANSWERS.get(raw)
-                action = bid_action(_parse(pb.BidResponse, raw).bid) if known is None else known
+                action = BID_ANSWERS.get(raw, -1)
+                if action < 0:
+                    bid = _parse(pb.BidResponse, raw)
+                    action, self._note = bid_action(bid.bid), self.notes.take(bid.note)
             else:
                 raw = self._call(self._play, request, what="a play")
-                known = PLAY_ANSWERS.get(raw)
-                action = card_action(_parse(pb.PlayResponse, raw).card) if known is None else known
+                action = PLAY_ANSWERS.get(raw, -1)
+                if action < 0:
+                    play = _parse(pb.PlayResponse, raw)
+                    action, self._note = card_action(play.card), self.notes.take(play.note)
         except AnswerError as e:
             raise ProtocolFault(self.seat, self.label, str(e)) from None
         if action not in obs.legal_actions:
@@ -179,6 +188,11 @@ class RemotePlayer:
                 answer=action,
             )  # fmt: skip
         return action
+
+    def take_note(self) -> str | None:
+        """The note the bot attached to its last decision, as kept (``NoteTaker``), once."""
+        note, self._note = self._note, None
+        return note
 
     def notify(self, event: Event) -> None:
         if self.wants_notifications:

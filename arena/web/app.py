@@ -208,10 +208,12 @@ def create_app(
     # A version's validation game: before /bots/{name:path}, which would take these paths.
     @app.get("/bots/{name}/versions/{number}/validation", response_class=HTMLResponse)
     def validation_page(request: Request, name: str, number: Int) -> Response:
-        replay = ladder.validation_replay(name, number).to_dict()
+        user = signed_in(request)  # a bot's notes are its owner's
+        replay = ladder.validation_replay_for(user, name, number).to_dict()
         return page(
             request,
             "replay.html",
+            user=user,
             replay=inert_tree(replay),
             title=f"{name} v{number} · validation game",
             back=f"/bots/{quote(name)}",
@@ -241,8 +243,10 @@ def create_app(
     # A replay downloads exactly as recorded (docs/replay.md), in ASCII: no raw control
     # character in what a browser or a terminal shows of it.
     @app.get("/api/bots/{name}/versions/{number}/validation/replay")
-    def api_validation_replay(name: str, number: Int) -> Response:
-        return Response(_json(ladder.validation_replay(name, number).to_dict()), media_type=JSON)
+    def api_validation_replay(request: Request, name: str, number: Int) -> Response:
+        user = signed_in(request)
+        replay = ladder.validation_replay_for(user, name, number).to_dict()
+        return _private(Response(_json(replay), media_type=JSON), user)
 
     @app.get("/bots/{name:path}", response_class=HTMLResponse)
     def bot_page(request: Request, name: str, tournament: str = LADDER) -> Response:
@@ -354,10 +358,12 @@ def create_app(
 
     @app.get("/matches/{match_id}/games/{game}", response_class=HTMLResponse)
     def replay_page(request: Request, match_id: Int, game: Int) -> Response:
-        replay = _replay(ladder, match_id, game)
+        user = signed_in(request)
+        replay = _replay(ladder, match_id, game, user)
         return page(
             request,
             "replay.html",
+            user=user,
             replay=inert_tree(replay),
             title=f"match {match_id} · game {game}",
             back=f"/matches/{match_id}",
@@ -398,8 +404,10 @@ def create_app(
         return asdict(match_detail(ladder, match_id))
 
     @app.get("/api/matches/{match_id}/games/{game}/replay")
-    def api_replay(match_id: Int, game: Int) -> Response:
-        return Response(_json(_replay(ladder, match_id, game)), media_type=JSON)
+    def api_replay(request: Request, match_id: Int, game: Int) -> Response:
+        user = signed_in(request)
+        replay = _replay(ladder, match_id, game, user)
+        return _private(Response(_json(replay), media_type=JSON), user)
 
     return app
 
@@ -437,8 +445,15 @@ def _local(path: str) -> str:
     return path if ok else "/"
 
 
-def _replay(ladder: LocalLadder, match_id: int, game: int) -> dict[str, Any]:
+def _replay(ladder: LocalLadder, match_id: int, game: int, user: User | None) -> dict[str, Any]:
+    """The game's replay with the notes of ``user``'s bots alone (``replay_for``)."""
     if game not in (1, 2):
         ladder.store.match(match_id)  # an unknown match is said first
         raise NotFound(f"match {match_id} has games 1 and 2, not {game}")
-    return ladder.replay(match_id, game).to_dict()
+    return ladder.replay_for(user, match_id, game).to_dict()
+
+
+def _private(response: Response, user: User | None) -> Response:
+    if user is not None:  # it holds this user's bots' notes: no cache keeps it
+        response.headers["Cache-Control"] = "private, no-store"
+    return response

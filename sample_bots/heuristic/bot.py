@@ -102,6 +102,8 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def bid(self, obs: Observation) -> Bid:
+        # Notes (shown to the bot's owner beside the step in the replay): why, in words.
+        self.note(f"expects {sum(win_chances(obs)):.1f} tricks")
         return suggest_bid(obs)
 
     def play(self, obs: Observation) -> Card:
@@ -122,7 +124,10 @@ class HeuristicBot(Bot):
                 masters = [c for c in legal if is_master(c, obs.unseen)]
                 if masters:
                     # A top trump first (it draws the opponents' trumps), else a side winner.
-                    return max(masters, key=lambda c: (c.is_trump, c.rank_value))
+                    best = max(masters, key=lambda c: (c.is_trump, c.rank_value))
+                    self.note(f"needs tricks: cashing {best}, a sure winner")
+                    return best
+            self.note("needs tricks, no sure winner: leading low" if need else "made: leading low")
             return lowest
 
         to_beat = obs.power(winning.card)

@@ -8,6 +8,12 @@ from dataclasses import dataclass
 from .cards import Bid, Card
 from .observation import Observation, Trick
 
+# What the referee keeps of a bot's notes (docs/sdk.md): the first NOTE_MAX_CHARS characters
+# of each, and NOTES_PER_GAME noted decisions per game; the SDK cuts to the same, so what a bot
+# sends is what its replay shows.
+NOTE_MAX_CHARS = 160
+NOTES_PER_GAME = 100
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -49,6 +55,28 @@ class Bot:
         self.seat = -1
         self.limits = Limits(move_ms=1000, bank_ms=10_000)
         self.rules: dict[str, int] = {}  # rule parameters of this game, e.g. max_redeals
+        self._note_parts: list[str] = []  # this decision's notes so far
+        self._notes_sent = 0  # noted decisions this game
+
+    def note(self, text: object) -> None:
+        """Attach ``text`` to the decision being made (call it from ``bid`` or ``play``):
+        the replay shows it beside that step, to you (the bot's owner) and to operators only.
+
+        Several notes in one decision are joined with " · ". Plain text, cut to
+        ``NOTE_MAX_CHARS`` characters; after ``NOTES_PER_GAME`` noted decisions in a game
+        the rest are dropped. A note costs the decision nothing but its bytes."""
+        parts = self._note_parts
+        # Beyond the cap nothing more is kept: a note in a loop grows nothing.
+        if self._notes_sent < NOTES_PER_GAME and sum(map(len, parts)) <= NOTE_MAX_CHARS:
+            parts.append(str(text)[: NOTE_MAX_CHARS + 1])
+
+    def _take_note(self) -> str:
+        """The note of the decision just made ("" if none), counted against the game's cap."""
+        parts, self._note_parts = self._note_parts, []
+        text = " · ".join(p for p in parts if p)[:NOTE_MAX_CHARS]
+        if text:
+            self._notes_sent += 1
+        return text
 
     def bid(self, obs: Observation) -> Bid:
         """Return one of ``obs.legal_bids``."""

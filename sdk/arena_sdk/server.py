@@ -108,6 +108,7 @@ class _Servicer:
         bot.limits = Limits(request.limits.move_ms, request.limits.bank_ms)
         bot.rng = random.Random(request.bot_seed)
         bot.rules = dict(request.rules)
+        bot._note_parts, bot._notes_sent = [], 0  # a new game: a fresh count of notes
         try:
             bot.on_game_start(bot.seat, bot.limits)
         except Exception as e:
@@ -120,19 +121,27 @@ class _Servicer:
         )
 
     # Bid and Play answer encoded replies (see _method_handlers), made by lookup.
+    # A note travels as the reply's field 2, appended: encoded messages concatenate, so the
+    # looked-up reply stays as it is.
     def Bid(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> bytes:
         obs = Observation(request)
+        self.bot._note_parts = []  # a note made outside a decision is no decision's
         try:
-            return bid_reply(checked_bid(self.bot.bid(obs), obs))
+            reply = bid_reply(checked_bid(self.bot.bid(obs), obs))
         except Exception as e:
             self._fail(context, e)
+        note = self.bot._take_note()
+        return reply + pb.BidResponse(note=note).SerializeToString() if note else reply
 
     def Play(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> bytes:
         obs = Observation(request)
+        self.bot._note_parts = []
         try:
-            return play_reply(checked_card(self.bot.play(obs), obs))
+            reply = play_reply(checked_card(self.bot.play(obs), obs))
         except Exception as e:
             self._fail(context, e)
+        note = self.bot._take_note()
+        return reply + pb.PlayResponse(note=note).SerializeToString() if note else reply
 
     def Notify(self, request: pb.Notification, context: grpc.ServicerContext) -> pb.NotifyResponse:
         try:

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x62\x61\x63kalley/v1/player.proto\x12\x0c\x62\x61\x63kalley.v1\"*\n\x06Limits\x12\x0f\n\x07move_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\xf1\x01\n\x0cHelloRequest\x12\x37\n\x10protocol_version\x18\x01 \x01(\x0e\x32\x1d.backalley.v1.ProtocolVersion\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06limits\x18\x03 \x01(\x0b\x32\x14.backalley.v1.Limits\x12\x10\n\x08\x62ot_seed\x18\x04 \x01(\x04\x12\x34\n\x05rules\x18\x05 \x03(\x0b\x32%.backalley.v1.HelloRequest.RulesEntry\x1a,\n\nRulesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\x8c\x01\n\rHelloResponse\x12\x37\n\x10protocol_version\x18\x01 \x01(\x0e\x32\x1d.backalley.v1.ProtocolVersion\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0bsdk_version\x18\x03 \x01(\t\x12\x1b\n\x13wants_notifications\x18\x04 \x01(\x08\"O\n\x03\x42id\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.backalley.v1.BidKind\x12\x0e\n\x06number\x18\x02 \x01(\r\x12\x13\n\x0b\x62oard_level\x18\x03 \x01(\r\"7\n\x07SeatBid\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x1e\n\x03\x62id\x18\x02 \x01(\x0b\x32\x11.backalley.v1.Bid\"&\n\x08\x43\x61rdPlay\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"^\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\r\x12%\n\x05plays\x18\x02 \x03(\x0b\x32\x16.backalley.v1.CardPlay\x12\x13\n\x06winner\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\t\n\x07_winner\";\n\tJokerSwap\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tdiscarded\x18\x02 \x01(\t\x12\r\n\x05\x64rawn\x18\x03 \x01(\t\"\x8c\x03\n\x0bObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x13\n\x0b\x64\x65\x61l_number\x18\x02 \x01(\r\x12\x11\n\thand_size\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0e\n\x06turned\x18\x06 \x01(\t\x12\r\n\x05trump\x18\x07 \x01(\t\x12+\n\njoker_swap\x18\x08 \x01(\x0b\x32\x17.backalley.v1.JokerSwap\x12#\n\x04\x62ids\x18\t \x03(\x0b\x32\x15.backalley.v1.SeatBid\x12#\n\x06tricks\x18\n \x03(\x0b\x32\x13.backalley.v1.Trick\x12*\n\rcurrent_trick\x18\x0b \x01(\x0b\x32\x13.backalley.v1.Trick\x12\x15\n\rtrumps_broken\x18\x0c \x01(\x08\x12\x12\n\ntricks_won\x18\r \x03(\r\x12\x0e\n\x06totals\x18\x0e \x03(\x05\x12\x16\n\x0eredeals_in_row\x18\x0f \x01(\r\x12\x14\n\x0ctime_left_ms\x18\x10 \x01(\r\"}\n\x0f\x44\x65\x63isionRequest\x12.\n\x0bobservation\x18\x01 \x01(\x0b\x32\x19.backalley.v1.Observation\x12%\n\nlegal_bids\x18\x02 \x03(\x0b\x32\x11.backalley.v1.Bid\x12\x13\n\x0blegal_plays\x18\x03 \x03(\t\"-\n\x0b\x42idResponse\x12\x1e\n\x03\x62id\x18\x01 \x01(\x0b\x32\x11.backalley.v1.Bid\"\x1c\n\x0cPlayResponse\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\"T\n\nTrickEnded\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\r\x12\"\n\x05trick\x18\x02 \x01(\x0b\x32\x13.backalley.v1.Trick\x12\r\n\x05trump\x18\x03 \x01(\t\"d\n\tDealEnded\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\r\x12\x0e\n\x06redeal\x18\x02 \x01(\x08\x12\x12\n\ntricks_won\x18\x03 \x03(\r\x12\x0e\n\x06points\x18\x04 \x03(\x05\x12\x0e\n\x06totals\x18\x05 \x03(\x05\"K\n\tGameEnded\x12\x0e\n\x06totals\x18\x01 \x03(\x05\x12\x13\n\x06winner\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x0e\n\x06reason\x18\x03 \x01(\tB\t\n\x07_winner\"\xa6\x01\n\x0cNotification\x12/\n\x0btrick_ended\x18\x01 \x01(\x0b\x32\x18.backalley.v1.TrickEndedH\x00\x12-\n\ndeal_ended\x18\x02 \x01(\x0b\x32\x17.backalley.v1.DealEndedH\x00\x12-\n\ngame_ended\x18\x03 \x01(\x0b\x32\x17.backalley.v1.GameEndedH\x00\x42\x07\n\x05\x65vent\"\x10\n\x0eNotifyResponse*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01*_\n\x07\x42idKind\x12\x18\n\x14\x42ID_KIND_UNSPECIFIED\x10\x00\x12\x11\n\rBID_KIND_PASS\x10\x01\x12\x13\n\x0f\x42ID_KIND_NUMBER\x10\x02\x12\x12\n\x0e\x42ID_KIND_BOARD\x10\x03\x32\x92\x02\n\x06Player\x12@\n\x05Hello\x12\x1a.backalley.v1.HelloRequest\x1a\x1b.backalley.v1.HelloResponse\x12?\n\x03\x42id\x12\x1d.backalley.v1.DecisionRequest\x1a\x19.backalley.v1.BidResponse\x12\x41\n\x04Play\x12\x1d.backalley.v1.DecisionRequest\x1a\x1a.backalley.v1.PlayResponse\x12\x42\n\x06Notify\x12\x1a.backalley.v1.Notification\x1a\x1c.backalley.v1.NotifyResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19\x62\x61\x63kalley/v1/player.proto\x12\x0c\x62\x61\x63kalley.v1\"*\n\x06Limits\x12\x0f\n\x07move_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\xf1\x01\n\x0cHelloRequest\x12\x37\n\x10protocol_version\x18\x01 \x01(\x0e\x32\x1d.backalley.v1.ProtocolVersion\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12$\n\x06limits\x18\x03 \x01(\x0b\x32\x14.backalley.v1.Limits\x12\x10\n\x08\x62ot_seed\x18\x04 \x01(\x04\x12\x34\n\x05rules\x18\x05 \x03(\x0b\x32%.backalley.v1.HelloRequest.RulesEntry\x1a,\n\nRulesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\x8c\x01\n\rHelloResponse\x12\x37\n\x10protocol_version\x18\x01 \x01(\x0e\x32\x1d.backalley.v1.ProtocolVersion\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0bsdk_version\x18\x03 \x01(\t\x12\x1b\n\x13wants_notifications\x18\x04 \x01(\x08\"O\n\x03\x42id\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.backalley.v1.BidKind\x12\x0e\n\x06number\x18\x02 \x01(\r\x12\x13\n\x0b\x62oard_level\x18\x03 \x01(\r\"7\n\x07SeatBid\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x1e\n\x03\x62id\x18\x02 \x01(\x0b\x32\x11.backalley.v1.Bid\"&\n\x08\x43\x61rdPlay\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\"^\n\x05Trick\x12\x0e\n\x06leader\x18\x01 \x01(\r\x12%\n\x05plays\x18\x02 \x03(\x0b\x32\x16.backalley.v1.CardPlay\x12\x13\n\x06winner\x18\x03 \x01(\rH\x00\x88\x01\x01\x42\t\n\x07_winner\";\n\tJokerSwap\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x11\n\tdiscarded\x18\x02 \x01(\t\x12\r\n\x05\x64rawn\x18\x03 \x01(\t\"\x8c\x03\n\x0bObservation\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x13\n\x0b\x64\x65\x61l_number\x18\x02 \x01(\r\x12\x11\n\thand_size\x18\x03 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x04 \x01(\r\x12\x0c\n\x04hand\x18\x05 \x03(\t\x12\x0e\n\x06turned\x18\x06 \x01(\t\x12\r\n\x05trump\x18\x07 \x01(\t\x12+\n\njoker_swap\x18\x08 \x01(\x0b\x32\x17.backalley.v1.JokerSwap\x12#\n\x04\x62ids\x18\t \x03(\x0b\x32\x15.backalley.v1.SeatBid\x12#\n\x06tricks\x18\n \x03(\x0b\x32\x13.backalley.v1.Trick\x12*\n\rcurrent_trick\x18\x0b \x01(\x0b\x32\x13.backalley.v1.Trick\x12\x15\n\rtrumps_broken\x18\x0c \x01(\x08\x12\x12\n\ntricks_won\x18\r \x03(\r\x12\x0e\n\x06totals\x18\x0e \x03(\x05\x12\x16\n\x0eredeals_in_row\x18\x0f \x01(\r\x12\x14\n\x0ctime_left_ms\x18\x10 \x01(\r\"}\n\x0f\x44\x65\x63isionRequest\x12.\n\x0bobservation\x18\x01 \x01(\x0b\x32\x19.backalley.v1.Observation\x12%\n\nlegal_bids\x18\x02 \x03(\x0b\x32\x11.backalley.v1.Bid\x12\x13\n\x0blegal_plays\x18\x03 \x03(\t\";\n\x0b\x42idResponse\x12\x1e\n\x03\x62id\x18\x01 \x01(\x0b\x32\x11.backalley.v1.Bid\x12\x0c\n\x04note\x18\x02 \x01(\t\"*\n\x0cPlayResponse\x12\x0c\n\x04\x63\x61rd\x18\x01 \x01(\t\x12\x0c\n\x04note\x18\x02 \x01(\t\"T\n\nTrickEnded\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\r\x12\"\n\x05trick\x18\x02 \x01(\x0b\x32\x13.backalley.v1.Trick\x12\r\n\x05trump\x18\x03 \x01(\t\"d\n\tDealEnded\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\r\x12\x0e\n\x06redeal\x18\x02 \x01(\x08\x12\x12\n\ntricks_won\x18\x03 \x03(\r\x12\x0e\n\x06points\x18\x04 \x03(\x05\x12\x0e\n\x06totals\x18\x05 \x03(\x05\"K\n\tGameEnded\x12\x0e\n\x06totals\x18\x01 \x03(\x05\x12\x13\n\x06winner\x18\x02 \x01(\rH\x00\x88\x01\x01\x12\x0e\n\x06reason\x18\x03 \x01(\tB\t\n\x07_winner\"\xa6\x01\n\x0cNotification\x12/\n\x0btrick_ended\x18\x01 \x01(\x0b\x32\x18.backalley.v1.TrickEndedH\x00\x12-\n\ndeal_ended\x18\x02 \x01(\x0b\x32\x17.backalley.v1.DealEndedH\x00\x12-\n\ngame_ended\x18\x03 \x01(\x0b\x32\x17.backalley.v1.GameEndedH\x00\x42\x07\n\x05\x65vent\"\x10\n\x0eNotifyResponse*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01*_\n\x07\x42idKind\x12\x18\n\x14\x42ID_KIND_UNSPECIFIED\x10\x00\x12\x11\n\rBID_KIND_PASS\x10\x01\x12\x13\n\x0f\x42ID_KIND_NUMBER\x10\x02\x12\x12\n\x0e\x42ID_KIND_BOARD\x10\x03\x32\x92\x02\n\x06Player\x12@\n\x05Hello\x12\x1a.backalley.v1.HelloRequest\x1a\x1b.backalley.v1.HelloResponse\x12?\n\x03\x42id\x12\x1d.backalley.v1.DecisionRequest\x1a\x19.backalley.v1.BidResponse\x12\x41\n\x04Play\x12\x1d.backalley.v1.DecisionRequest\x1a\x1a.backalley.v1.PlayResponse\x12\x42\n\x06Notify\x12\x1a.backalley.v1.Notification\x1a\x1c.backalley.v1.NotifyResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,10 +33,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_HELLOREQUEST_RULESENTRY']._loaded_options = None
   _globals['_HELLOREQUEST_RULESENTRY']._serialized_options = b'8\001'
-  _globals['_PROTOCOLVERSION']._serialized_start=1864
-  _globals['_PROTOCOLVERSION']._serialized_end=1939
-  _globals['_BIDKIND']._serialized_start=1941
-  _globals['_BIDKIND']._serialized_end=2036
+  _globals['_PROTOCOLVERSION']._serialized_start=1892
+  _globals['_PROTOCOLVERSION']._serialized_end=1967
+  _globals['_BIDKIND']._serialized_start=1969
+  _globals['_BIDKIND']._serialized_end=2064
   _globals['_LIMITS']._serialized_start=43
   _globals['_LIMITS']._serialized_end=85
   _globals['_HELLOREQUEST']._serialized_start=88
@@ -60,19 +60,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DECISIONREQUEST']._serialized_start=1208
   _globals['_DECISIONREQUEST']._serialized_end=1333
   _globals['_BIDRESPONSE']._serialized_start=1335
-  _globals['_BIDRESPONSE']._serialized_end=1380
-  _globals['_PLAYRESPONSE']._serialized_start=1382
-  _globals['_PLAYRESPONSE']._serialized_end=1410
-  _globals['_TRICKENDED']._serialized_start=1412
-  _globals['_TRICKENDED']._serialized_end=1496
-  _globals['_DEALENDED']._serialized_start=1498
-  _globals['_DEALENDED']._serialized_end=1598
-  _globals['_GAMEENDED']._serialized_start=1600
-  _globals['_GAMEENDED']._serialized_end=1675
-  _globals['_NOTIFICATION']._serialized_start=1678
-  _globals['_NOTIFICATION']._serialized_end=1844
-  _globals['_NOTIFYRESPONSE']._serialized_start=1846
-  _globals['_NOTIFYRESPONSE']._serialized_end=1862
-  _globals['_PLAYER']._serialized_start=2039
-  _globals['_PLAYER']._serialized_end=2313
+  _globals['_BIDRESPONSE']._serialized_end=1394
+  _globals['_PLAYRESPONSE']._serialized_start=1396
+  _globals['_PLAYRESPONSE']._serialized_end=1438
+  _globals['_TRICKENDED']._serialized_start=1440
+  _globals['_TRICKENDED']._serialized_end=1524
+  _globals['_DEALENDED']._serialized_start=1526
+  _globals['_DEALENDED']._serialized_end=1626
+  _globals['_GAMEENDED']._serialized_start=1628
+  _globals['_GAMEENDED']._serialized_end=1703
+  _globals['_NOTIFICATION']._serialized_start=1706
+  _globals['_NOTIFICATION']._serialized_end=1872
+  _globals['_NOTIFYRESPONSE']._serialized_start=1874
+  _globals['_NOTIFYRESPONSE']._serialized_end=1890
+  _globals['_PLAYER']._serialized_start=2067
+  _globals['_PLAYER']._serialized_end=2341
 # @@protoc_insertion_point(module_scope)

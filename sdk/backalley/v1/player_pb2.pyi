@@ -428,19 +428,27 @@ Global___DecisionRequest: _TypeAlias = DecisionRequest  # noqa: Y015
 
 @_typing.final
 class BidResponse(_message.Message):
+    """A bot may attach a note to a decision: why it chose it, in its own words ("finessing the
+    K"). Shown beside that step of the replay to the bot's owner (docs/sdk.md). Plain text; the
+    referee keeps its first 160 characters and at most 100 notes per seat and game. Empty: none.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     BID_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
+    note: _builtins.str
     @_builtins.property
     def bid(self) -> Global___Bid: ...
     def __init__(
         self,
         *,
         bid: Global___Bid | None = ...,
+        note: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bid", b"bid", "note", b"note"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -451,15 +459,18 @@ class PlayResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     CARD_FIELD_NUMBER: _builtins.int
+    NOTE_FIELD_NUMBER: _builtins.int
     card: _builtins.str
+    note: _builtins.str
     def __init__(
         self,
         *,
         card: _builtins.str = ...,
+        note: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "note", b"note"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
