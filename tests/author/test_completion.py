@@ -60,4 +60,7 @@ def test_bash_completion_installs_and_completes(tmp_path: Path) -> None:
     assert completions(script, tmp_path, "arena", "play", "--sandbox", "") == [
         "docker", "none", "process"
     ]  # fmt: skip
-    assert completions(script, tmp_path, "arena", "play", "random", "he") == ["heuristic"]
+    assert completions(script, tmp_path, "arena", "play", "random", "he") == [
+        "heuristic",
+        "heuristic_go",
+    ]

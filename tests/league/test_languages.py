@@ -51,8 +51,7 @@ def test_a_cpp_bot_is_built_validated_and_rated_in_containers(
     logs = json.loads(arena.ok("logs", "--validation", "cpp@1", "--token", token, "--json").stdout)
     assert "random_cpp: seat" in logs[0]["output"]  # its stderr, through the bridge
 
-    python = arena.submit(SAMPLE_BOTS / "random", "random", token, "--sandbox", "docker")
-    assert python.returncode == 0, python.stderr
+    arena.seed(token, "random", SAMPLE_BOTS / "random")  # a Python opponent, its match queued
     arena.ok("worker", "--until-idle", "--sandbox", "docker")
     rows = {r["bot"]: r for r in json.loads(arena.ok("ladder", "--json").stdout)}
     assert rows["cpp"]["pairs"] == 1 and rows["random"]["pairs"] == 1  # rated
