@@ -33,6 +33,8 @@ COPY pyproject.toml README.md ./
 COPY sdk ./sdk
 COPY arena ./arena
 COPY sample_bots ./sample_bots
+COPY protos ./protos
+COPY sdk-js ./sdk-js
 # The SDK, then the platform installed in place (editable) from /app: the bot image's tag is
 # a hash of the SDK's files, which `arena image build` and the docker sandbox read from the
 # sdk/ beside the arena package (default_sdk_dir in arena/sandbox/image.py); installed into

@@ -76,8 +76,8 @@ LAUNCHER = "#!/usr/bin/python3\nimport sys\n\nfrom arena.__main__ import main\n\
 # What goes into /app: the package, the SDK (its hashed files), the sample bots, deploy/, the
 # protos.
 APP_FILES = ("pyproject.toml", "README.md")
-APP_TREES = ("arena", "sample_bots", "deploy", "protos")  # protos: the bot image carries them
-_IGNORED = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info)(/|$)|\.py[co]$")
+APP_TREES = ("arena", "sample_bots", "deploy", "protos", "sdk-js")  # the bot image carries both
+_IGNORED = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info|node_modules)(/|$)|\.py[co]$")
 
 POSTGRES_BASE = BaseRecipe(name="postgres-base", include=(), install=("postgresql-15",))
 POSTGRES_BIN = "/usr/lib/postgresql/15/bin"

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from arena.attached import is_attached
-from arena.bot_specs import attached_spec, resolve_bot
+from arena.bot_specs import attached_spec, built, resolve_bot
 from arena.limits import Limits
 
 from .app import app, complete_bot, err, fail, out, sandbox_for
@@ -59,7 +59,9 @@ def check_bot(
             spec = attached_spec(bot) if is_attached(bot) else resolve_bot(bot, unpacked)
             # A bot already running is dialled, never started: no sandbox.
             backend = None if spec.address is not None else sandbox_for(sandbox)
-        except (ValueError, SandboxError) as e:
+            if backend is not None:
+                spec = built(spec, backend)  # a bot.toml's build step, as `arena play` builds
+        except (ValueError, SandboxError) as e:  # BotSpecError is a ValueError
             fail(str(e))
         where = "already running" if backend is None else f"in the {backend.name} sandbox"
         out.print(f"checking {bot} ({where}), seed {seed}", markup=False)

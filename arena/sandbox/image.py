@@ -92,11 +92,17 @@ CHANGES = (
     'CMD ["python3", "bot.py"]',
 )
 SMOKE_TEST = "import arena_sdk, arena_sdk.stdio_bridge, grpc, google.protobuf, numpy"
-NODE_SMOKE_TEST = "require('@grpc/grpc-js'); require('@grpc/proto-loader')"
+NODE_SMOKE_TEST = (
+    "require('@grpc/grpc-js'); require('@grpc/proto-loader'); require('backalley-sdk')"
+)
 
 # The Node packages (npm ci of the lock file, no install scripts) and the protos they load.
 NODE_DIR = Path(__file__).resolve().parent / "node"
 NODE_FILES = ("package.json", "package-lock.json")
+# The JavaScript SDK (sdk-js/, its package.json's "files"), beside its dependencies as
+# /opt/arena/node_modules/backalley-sdk: a Node bot's require("backalley-sdk") finds it.
+SDK_JS_FILES = ("package.json", "index.js", "testing.js", "README.md")
+SDK_JS_TREES = ("lib", "proto")
 NODE_MODULES = "opt/arena/node_modules"
 PROTOS_DIR = "opt/arena/protos"
 # Compiled ahead in the image, so no bot start compiles them (PYTHONDONTWRITEBYTECODE).
@@ -220,9 +226,28 @@ def protos_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "protos" / "backalley"
 
 
+def sdk_js_dir() -> Path:
+    """The JavaScript SDK of this source tree (``sdk-js``)."""
+    return Path(__file__).resolve().parents[2] / "sdk-js"
+
+
+def sdk_js_files(sdk_js: Path) -> list[Path]:
+    """The JavaScript SDK's files, relative to ``sdk_js`` (its node_modules not among them)."""
+    found = [Path(name) for name in SDK_JS_FILES]
+    for tree in SDK_JS_TREES:
+        found += sorted(p.relative_to(sdk_js) for p in (sdk_js / tree).rglob("*") if p.is_file())
+    missing = [str(rel) for rel in found if not (sdk_js / rel).is_file()]
+    if missing:
+        raise SandboxError(f"the JavaScript SDK at {sdk_js} lacks {', '.join(missing)}")
+    return found
+
+
 def _node_inputs() -> list[tuple[str, Path]]:
-    """What the image's Node part is made of: the lock file and the player protos."""
+    """What the image's Node part is made of: the lock file, the JavaScript SDK and the
+    player protos."""
     found = [(f"node/{name}", NODE_DIR / name) for name in NODE_FILES]
+    sdk_js = sdk_js_dir()
+    found += [(f"sdk-js/{rel.as_posix()}", sdk_js / rel) for rel in sdk_js_files(sdk_js)]
     protos = protos_dir()
     if not protos.is_dir():
         raise SandboxError(f"no protos at {protos}")
@@ -576,6 +601,10 @@ def _install_node(root: Path, work: Path) -> None:
     target = inside(root, NODE_MODULES)
     inside(root, "opt/arena").mkdir(parents=True, exist_ok=True)
     shutil.move(src / "node_modules", target)
+    sdk_js = sdk_js_dir()
+    for rel in sdk_js_files(sdk_js):
+        (target / "backalley-sdk" / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sdk_js / rel, target / "backalley-sdk" / rel)
     shutil.copytree(protos_dir(), inside(root, PROTOS_DIR) / "backalley")
     _make_world_readable(inside(root, "opt/arena"))
 

@@ -1,7 +1,8 @@
-"""A bot in C++, as an archive with a ``bot.toml``: submitted, built once in the build image,
-validated and rated on the ladder in containers; a compile error rejects its version with
-the compiler's last lines. (The docker sandbox's limits and protections are the same for
-every bot, whatever starts it: tests/sandbox.)"""
+"""A bot in C++ and one in JavaScript, each as an archive with a ``bot.toml``: submitted
+(the C++ one built once in the build image), validated and rated on the ladder in
+containers; a compile error rejects its version with the compiler's last lines. (The
+docker sandbox's limits and protections are the same for every bot, whatever starts it:
+tests/sandbox.)"""
 
 from __future__ import annotations
 
@@ -51,10 +52,18 @@ def test_a_cpp_bot_is_built_validated_and_rated_in_containers(
     logs = json.loads(arena.ok("logs", "--validation", "cpp@1", "--token", token, "--json").stdout)
     assert "random_cpp: seat" in logs[0]["output"]  # its stderr, through the bridge
 
+    # JavaScript through the JavaScript SDK the image carries (require("backalley-sdk")).
+    js = archive_of(SAMPLE_BOTS / "random_js", tmp_path / "random_js.tar.gz")
+    submitted = arena.submit(js, "js", token, "--sandbox", "docker")
+    assert submitted.returncode == 0, submitted.stderr
+    assert submitted.stdout == "js v1: active · 1 ladder matches scheduled\n"
+
     arena.seed(token, "random", SAMPLE_BOTS / "random")  # a Python opponent, its match queued
     arena.ok("worker", "--until-idle", "--sandbox", "docker")
     rows = {r["bot"]: r for r in json.loads(arena.ok("ladder", "--json").stdout)}
-    assert rows["cpp"]["pairs"] == 1 and rows["random"]["pairs"] == 1  # rated
+    assert {bot: rows[bot]["pairs"] for bot in ("cpp", "js", "random")} == {
+        "cpp": 2, "js": 2, "random": 2,
+    }  # fmt: skip
 
     broken = tmp_path / "broken"
     shutil.copytree(SAMPLE_BOTS / "random_cpp", broken)
