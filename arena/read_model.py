@@ -82,6 +82,18 @@ class SubmitOutcome:
 
 
 @dataclass(frozen=True)
+class Entrant:
+    """A version at a table, by name: what a page shows and links."""
+
+    bot: str
+    version: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.bot} v{self.version}"
+
+
+@dataclass(frozen=True)
 class MatchRow:
     id: int
     schedule_index: int
@@ -91,6 +103,8 @@ class MatchRow:
     points: tuple[int, int] | None  # team 0's and team 1's, once done
     winner: str  # "team 0", "team 1" or "draw" once done
     note: str  # the forfeit, or the last infrastructure failure
+    # The first game's seats 0-3 by name (team 0: seats 0 and 2); () from a remote ladder.
+    seats: tuple[Entrant, ...] = ()
 
 
 @dataclass(frozen=True)
