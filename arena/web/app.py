@@ -28,6 +28,8 @@ from .routes import ladder as ladder_routes
 from .session import Sessions, secret_from_env
 from .site import HERE, InertJSON, Site, page_templates, site_of
 
+# Every route, by area.
+ROUTERS = tuple(area.router for area in (ladder_routes, bots, matches, accounts, status))
 # Only the app's own files: no inline script, no other host.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -72,8 +74,8 @@ def create_app(
         poll_seconds=poll_seconds,
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
-    for area in (ladder_routes, bots, matches, accounts, status):
-        app.include_router(area.router)
+    for router in ROUTERS:
+        app.include_router(router)
 
     @app.middleware("http")
     async def no_nul(request: Request, call_next: Any) -> Response:

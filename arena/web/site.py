@@ -5,6 +5,7 @@ a route reaches it through ``site_of``."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,7 @@ def page_templates() -> Jinja2Templates:
     templates.env.finalize = _shown
     templates.env.filters["ago"] = ago
     templates.env.filters["plural"] = plural
+    templates.env.filters["cards"] = cards
     return templates
 
 
@@ -63,6 +65,18 @@ def ago(seconds: float) -> str:
 def plural(count: int, noun: str) -> str:
     """ "1 card", "2 cards"."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_REPR = re.compile(r"Card\('([2-9TJQKA][SHDC]|BB|LB)'\)")  # the SDK's repr of a card
+_NAME = re.compile(r"(?<![\w'])([2-9TJQKA])([SHDC])(?!\w)")  # 8H, TD, AS
+
+
+def cards(text: str) -> str:
+    """Cards in a reason as people write them: ``Card('8H')`` and ``8H`` as 8♥, ``TD`` as
+    10♦ (jokers keep their names)."""
+    text = _REPR.sub(r"\1", text)
+    return _NAME.sub(lambda m: ("10" if m[1] == "T" else m[1]) + SUIT_SIGNS[m[2]], text)
 
 
 def json_bytes(content: Any) -> bytes:
