@@ -62,9 +62,9 @@ def ago(seconds: float) -> str:
     return f"{s // 86400} days ago"
 
 
-def plural(count: int, noun: str) -> str:
-    """ "1 card", "2 cards"."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    """ "1 card", "2 cards" ("1 match", "2 matches" given the plural)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
