@@ -184,6 +184,7 @@ class RunningMatch:
     heartbeat_at: float | None
     seats: tuple[str, str, str, str]  # "bot vN" at seats 0-3 of the first game
     teams: tuple[str, str]  # team 0 (seats 0+2), team 1 (seats 1+3): "a v1" or "a v1 + b v2"
+    entrants: tuple[Entrant, ...] = ()  # seats 0-3 of the first game by name, to link
 
 
 @dataclass(frozen=True)
@@ -247,6 +248,7 @@ class Status:
         data = asdict(self)
         for row in data["running"]:
             row["seats"], row["teams"] = list(row["seats"]), list(row["teams"])
+            row["entrants"] = list(row["entrants"])
         for key in ("running", "tournaments", "workers", "problems"):
             data[key] = list(data[key])
         return data
@@ -259,7 +261,14 @@ class Status:
             silent_after=data["silent_after"],
             queue_depth=data["queue_depth"],
             running=tuple(
-                RunningMatch(**(row | {"seats": tuple(row["seats"]), "teams": tuple(row["teams"])}))
+                RunningMatch(
+                    **row
+                    | {
+                        "seats": tuple(row["seats"]),
+                        "teams": tuple(row["teams"]),
+                        "entrants": tuple(Entrant(**e) for e in row.get("entrants", ())),
+                    }
+                )
                 for row in data["running"]
             ),
             tournaments=tuple(TournamentCounts(**row) for row in data["tournaments"]),

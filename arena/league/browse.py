@@ -254,10 +254,11 @@ def bot_index(ladder: LocalLadder) -> list[BotSummary]:
     store = ladder.store
     owners: dict[int, str] = {}
     found = []
+    every = store.every_version()
     for bot in store.bots():
         if bot.owner_id not in owners:
             owners[bot.owner_id] = store.user_by_id(bot.owner_id).name
-        versions = store.versions(bot.name)
+        versions = every.get(bot.id or 0, [])
         if not versions:
             continue  # a name reserved by a submission not yet stored
         newest = versions[-1]
