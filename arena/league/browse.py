@@ -82,6 +82,7 @@ class ForfeitPlace:
     reason: str
     detail: str
     deal: int | None  # the deal it happened in, when the replay says
+    first_seat: int = 0  # the bot's seat in the first game (``MatchRow.seats``)
 
 
 @dataclass(frozen=True)
@@ -388,4 +389,5 @@ def _forfeit(m: Match, replays: list[Replay], labels: list[str]) -> ForfeitPlace
         reason=m.forfeit_reason,
         detail=m.forfeit_detail or "",
         deal=deals[-1].number if deals else None,
+        first_seat=first_seat,
     )

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from arena.league.browse import tournament_names
+from arena.league.browse import NotFound, tournament_names
 from arena.league.standings import detail_keys
 from arena.read_model import LADDER
 
@@ -29,8 +29,12 @@ def ladder_page(
     """One rating column, as ``arena ladder``; ``?all=1`` as its ``--all``: retired
     versions too, with each one's status and the sequential Elo."""
     retired = retired or show_all
-    rows = site.standings(tournament, retired=retired)
+    try:
+        rows, error = site.standings(tournament, retired=retired), None
+    except NotFound as e:  # said above the form, which keeps the choice
+        rows, error = [], str(e)
     context: dict[str, Any] = {
+        "error": error,
         "rows": rows,
         "details": detail_keys(rows, show_all=show_all),
         "axis": interval_axis([r.ci95 for r in rows]),
@@ -40,9 +44,10 @@ def ladder_page(
         "show_all": show_all,
         "poll": site.poll_seconds,
     }
+    code = 404 if error else 200
     if request.headers.get("HX-Request"):
-        return site.page(request, "_ladder_table.html", **context)
-    return site.page(request, "ladder.html", **context)
+        return site.page(request, "_ladder_table.html", code=code, **context)
+    return site.page(request, "ladder.html", code=code, **context)
 
 
 @router.get("/api/ladder")
