@@ -89,6 +89,18 @@ class SubmitOutcome:
 
 
 @dataclass(frozen=True)
+class Entrant:
+    """A version at a table, by name: what a page shows and links."""
+
+    bot: str
+    version: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.bot} v{self.version}"
+
+
+@dataclass(frozen=True)
 class MatchRow:
     id: int
     schedule_index: int
@@ -98,6 +110,8 @@ class MatchRow:
     points: tuple[int, int] | None  # team 0's and team 1's, once done
     winner: str  # "team 0", "team 1" or "draw" once done
     note: str  # the forfeit, or the last infrastructure failure
+    # The first game's seats 0-3 by name (team 0: seats 0 and 2); () from a remote ladder.
+    seats: tuple[Entrant, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -177,6 +191,7 @@ class RunningMatch:
     heartbeat_at: float | None
     seats: tuple[str, str, str, str]  # "bot vN" at seats 0-3 of the first game
     teams: tuple[str, str]  # team 0 (seats 0+2), team 1 (seats 1+3): "a v1" or "a v1 + b v2"
+    entrants: tuple[Entrant, ...] = ()  # seats 0-3 of the first game by name, to link
 
 
 @dataclass(frozen=True)
@@ -240,6 +255,7 @@ class Status:
         data = asdict(self)
         for row in data["running"]:
             row["seats"], row["teams"] = list(row["seats"]), list(row["teams"])
+            row["entrants"] = list(row["entrants"])
         for key in ("running", "tournaments", "workers", "problems"):
             data[key] = list(data[key])
         return data
@@ -252,7 +268,14 @@ class Status:
             silent_after=data["silent_after"],
             queue_depth=data["queue_depth"],
             running=tuple(
-                RunningMatch(**(row | {"seats": tuple(row["seats"]), "teams": tuple(row["teams"])}))
+                RunningMatch(
+                    **row
+                    | {
+                        "seats": tuple(row["seats"]),
+                        "teams": tuple(row["teams"]),
+                        "entrants": tuple(Entrant(**e) for e in row.get("entrants", ())),
+                    }
+                )
                 for row in data["running"]
             ),
             tournaments=tuple(TournamentCounts(**row) for row in data["tournaments"]),

@@ -6,8 +6,9 @@ Builds the ladder in a fresh database (SQLite in a temporary directory; PostgreS
 ``--results`` played ladder matches between random pairs of them, their rating history, and
 one real replay (a game of the sample bots ``random`` and ``heuristic``, played here without
 a sandbox) stored as every match's record, as content-addressed blobs allow. Then it serves
-the app on 127.0.0.1 and times ``--requests`` GETs of each of ``/``, ``/bots/NAME``,
-``/matches?page=1`` and ``/api/ladder`` (server side: from the request to the last byte, on
+the app on 127.0.0.1 and times ``--requests`` GETs of each of ``/``, ``/bots`` (the index),
+``/bots/NAME``, ``/matches?page=1``, ``/matches/1`` (a match deal by deal, its two replays
+read) and ``/api/ladder`` (server side: from the request to the last byte, on
 one connection), beside the same for ``/static/arena.css`` (the server's floor, the
 reference). In Chromium (``/usr/bin/chromium``) it times the replay page from navigation to
 the viewer's ready mark (``performance.now()`` then, ``data-ready-ms``), and the mean of 200
@@ -182,7 +183,7 @@ def bench_pages(label: str, base: str, bot: str, n: int) -> bool:
     floor = latencies(base, "/static/arena.css", n)
     p50, p95 = p(floor, 0.5), p(floor, 0.95)
     print(f"{label}: reference /static/arena.css p50 {p50:.1f} ms p95 {p95:.1f} ms")
-    for path in ("/", f"/bots/{bot}", "/matches?page=1", "/api/ladder"):
+    for path in ("/", "/bots", f"/bots/{bot}", "/matches?page=1", "/matches/1", "/api/ladder"):
         times = latencies(base, path, n)
         p95 = p(times, 0.95)
         ok &= p95 <= PAGE_TARGET_MS

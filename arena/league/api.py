@@ -86,6 +86,7 @@ def match_row(labels: Labels, m: Match) -> MatchRow:
         else None,
         winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
         note=(f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else "") or (m.last_error or ""),
+        seats=tuple(labels.entrant(v) for v in m.seats),
     )
 
 

@@ -1,5 +1,7 @@
-"""The ladder as the web browses it, beside ``LocalLadder``'s lists: a page of matches, one
-match with both its games, one bot with its versions, rating history and record.
+"""The ladder as the web browses it, beside ``LocalLadder``'s lists: every bot, a page of
+matches, one match with both its games deal by deal, one bot with its versions, rating
+history and record; and who reads a bot's logs. The web reads through these and the
+``LocalLadder``, never the store.
 
 Every function reads one ``LocalLadder`` (its store and its stored replays); none writes.
 Errors are the store's ``NotFound`` (an unknown bot, match or tournament) and ``ValueError``
@@ -18,8 +20,14 @@ from arena.competition.statistics import Statistics
 from arena.competition.tallies import opponent_versions
 from arena.engine.replay import Replay
 from arena.inert import inert_tree
-from arena.read_model import LADDER, BotStatistics, MatchRow, Standing, VersionRow
+from arena.read_model import LADDER, BotStatistics, Entrant, MatchRow, Standing, VersionRow
+from arena.store import AuthError as AuthError  # it imports nothing of the store
+from arena.store import Forbidden as Forbidden
 from arena.store import Match, MatchStatus
+from arena.store import NotFound as NotFound
+from arena.store import StoreError as StoreError  # the web's errors and user, from here:
+from arena.store import User as User
+from arena.store.tokens import token_hash
 
 from .api import LocalLadder, match_row
 from .bot_statistics import version_tallies
@@ -34,6 +42,29 @@ class MatchPage:
     pages: int  # at least 1
     total: int  # matches that pass the filter
     rows: list[MatchRow]
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    """A line of the bots' index: every bot, whatever the state of its versions."""
+
+    name: str
+    owner: str
+    versions: int
+    status: str  # its newest version's
+    active: int | None  # the number of its active version, if any
+    submitted_at: float  # its newest version's submission, seconds since the epoch
+
+
+@dataclass(frozen=True)
+class DealPoints:
+    """One deal of a pair: each team's points in either game (team A: seats 0+2 of the first
+    game, 1+3 of the second) and A's margin over both, the duplicate comparison."""
+
+    number: int
+    a: tuple[int | None, int | None]  # in game 1, game 2 (None: not scored there)
+    b: tuple[int | None, int | None]
+    difference: int  # A's points minus B's, both games together
 
 
 @dataclass(frozen=True)
@@ -52,6 +83,7 @@ class ForfeitPlace:
     reason: str
     detail: str
     deal: int | None  # the deal it happened in, when the replay says
+    first_seat: int = 0  # the bot's seat in the first game (``MatchRow.seats``)
 
 
 @dataclass(frozen=True)
@@ -61,6 +93,7 @@ class MatchDetail:
     seed: int | None  # None until played: a match's seed deals its cards
     games: list[GameSummary]  # empty until played
     forfeit: ForfeitPlace | None
+    deals: list[DealPoints] = field(default_factory=list)  # both games side by side
 
 
 @dataclass(frozen=True)
@@ -72,6 +105,7 @@ class HeadToHead:
     losses: int
     points_for: int
     points_against: int
+    opponents: tuple[Entrant, ...] = ()  # the other team by name: one, or two (mixed)
 
 
 @dataclass(frozen=True)
@@ -176,7 +210,8 @@ def match_detail(ladder: LocalLadder, match_id: int) -> MatchDetail:
             games.append(_summary(n, replay))
         forfeit = _forfeit(m, replays, labels)
     seed = m.seed if m.status == MatchStatus.DONE else None
-    return MatchDetail(match_row(ladder.labels, m), tournament, seed, games, forfeit)
+    row = match_row(ladder.labels, m)
+    return MatchDetail(row, tournament, seed, games, forfeit, _side_by_side(games))
 
 
 def bot_profile(
@@ -201,9 +236,12 @@ def bot_profile(
             for version_id, index, elo in store.rating_points(t_id, number)
         )
     head: dict[str, list[int]] = {}
+    opponents: dict[str, tuple[Entrant, ...]] = {}
     for figures in version_tallies(store, played, bot.name).values():
         for key, counts in figures.head_to_head.items():
-            other = ladder.labels.team(*opponent_versions(key))
+            a, c = opponent_versions(key)
+            other = ladder.labels.team(a, c)
+            opponents[other] = tuple(dict.fromkeys(map(ladder.labels.entrant, (a, c))))
             record = head.setdefault(other, [0] * len(counts))
             record[:] = [a + b for a, b in zip(record, counts, strict=True)]
     return BotProfile(
@@ -211,14 +249,109 @@ def bot_profile(
         owner=owner,
         versions=[ladder._row(v, bot.name, validations.get(v.id or 0, "")) for v in versions],
         history=history,
-        head_to_head=[HeadToHead(k, *v) for k, v in sorted(head.items())],
+        head_to_head=[_head_to_head(k, v, opponents[k]) for k, v in sorted(head.items())],
         recent=[match_row(ladder.labels, m) for m in store.recent_done(number, recent)],
         tournament=played.name,
         statistics=_shown(ladder.bot_statistics(bot.name, played.name)),
     )
 
 
+def bot_index(ladder: LocalLadder) -> list[BotSummary]:
+    """Every bot, by name (case aside), each with its owner and its newest version."""
+    store = ladder.store
+    owners: dict[int, str] = {}
+    found = []
+    every = store.every_version()
+    for bot in store.bots():
+        if bot.owner_id not in owners:
+            owners[bot.owner_id] = store.user_by_id(bot.owner_id).name
+        versions = every.get(bot.id or 0, [])
+        if not versions:
+            continue  # a name reserved by a submission not yet stored
+        newest = versions[-1]
+        active = [v.number for v in versions if v.status == "active"]
+        found.append(
+            BotSummary(
+                bot.name,
+                owners[bot.owner_id],
+                len(versions),
+                newest.status,
+                active[-1] if active else None,
+                newest.created_at,
+            )
+        )
+    return sorted(found, key=lambda b: (b.name.casefold(), b.name))
+
+
+def bot_named(ladder: LocalLadder, text: str) -> str:
+    """The bot a person means by ``text``: its exact name, else the one name equal to it
+    case aside (surrounding spaces too); NotFound otherwise."""
+    wanted = text.strip()
+    names = [bot.name for bot in ladder.store.bots()]
+    if wanted in names:
+        return wanted
+    alike = [n for n in names if n.casefold() == wanted.casefold()]
+    if len(alike) == 1:
+        return alike[0]
+    raise NotFound(f"unknown bot {text!r}" if not alike else f"several bots are {text!r}")
+
+
+def bot_names(ladder: LocalLadder) -> list[str]:
+    return sorted((bot.name for bot in ladder.store.bots()), key=lambda n: (n.casefold(), n))
+
+
+def tournament_names(ladder: LocalLadder) -> list[str]:
+    return [t.name for t in ladder.store.tournaments()]
+
+
+def sign_in(ladder: LocalLadder, token: str) -> tuple[User, str]:
+    """The token's user and the token's SHA-256, all a web session keeps of it; AuthError
+    for a wrong, revoked or expired token."""
+    digest = token_hash(token)
+    return ladder.store.authenticate_hash(digest), digest
+
+
+def user_of_session(ladder: LocalLadder, digest: str) -> User | None:
+    """The user of the token whose SHA-256 a web session holds, while it is valid."""
+    try:
+        return ladder.store.authenticate_hash(digest)
+    except AuthError:
+        return None
+
+
+def reads_logs_of(user: User | None, owner: str) -> bool:
+    """Whether ``user`` reads the logs of a bot ``owner`` owns: its owner and operators do."""
+    return user is not None and (user.operator or user.name == owner)
+
+
 # ---------------------------------------------------------------------- helpers
+
+
+def _head_to_head(label: str, counts: list[int], opponents: tuple[Entrant, ...]) -> HeadToHead:
+    pairs, wins, draws, losses, points_for, points_against = counts
+    return HeadToHead(label, pairs, wins, draws, losses, points_for, points_against, opponents)
+
+
+def _side_by_side(games: list[GameSummary]) -> list[DealPoints]:
+    """Each deal's points in both games, by team A and B (game 2 seats A at 1+3)."""
+    per_game: list[dict[int, tuple[int, int]]] = []
+    for g in games:
+        points, before = {}, (0, 0)
+        for number, totals in g.deals:
+            a, b = (totals[0], totals[1]) if g.game == 1 else (totals[1], totals[0])
+            points[number] = (a - before[0], b - before[1])
+            before = (a, b)
+        per_game.append(points)
+    if len(per_game) != 2:
+        return []
+    rows = []
+    for number in sorted(per_game[0].keys() | per_game[1].keys()):
+        one, two = per_game[0].get(number), per_game[1].get(number)
+        both = [p for p in (one, two) if p is not None]
+        team_a = (one[0] if one else None, two[0] if two else None)
+        team_b = (one[1] if one else None, two[1] if two else None)
+        rows.append(DealPoints(number, team_a, team_b, sum(x - y for x, y in both)))
+    return rows
 
 
 def _shown(found: BotStatistics) -> dict[str, Any]:
@@ -260,4 +393,5 @@ def _forfeit(m: Match, replays: list[Replay], labels: list[str]) -> ForfeitPlace
         reason=m.forfeit_reason,
         detail=m.forfeit_detail or "",
         deal=deals[-1].number if deals else None,
+        first_seat=first_seat,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from arena.read_model import Entrant
 from arena.store import Store
 
 
@@ -10,13 +11,16 @@ class Labels:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.known: dict[int, str] = {}
+        self.known: dict[int, Entrant] = {}
 
     def __call__(self, version_id: int) -> str:
+        return self.entrant(version_id).label
+
+    def entrant(self, version_id: int) -> Entrant:
         if version_id not in self.known:
             version = self.store.version(version_id)
             bot = self.store.bot_by_id(version.bot_id)
-            self.known[version_id] = f"{bot.name} v{version.number}"
+            self.known[version_id] = Entrant(bot.name, version.number)
         return self.known[version_id]
 
     def team(self, a: int, c: int) -> str:

@@ -32,10 +32,15 @@ def standings(store: Store, tournament: Tournament) -> list[Standing]:
     model = model_named(tournament.rating_model)
     estimates = model.show(results, entries, current_states(store.ratings(tournament.id)))
     record = records(results, entries)
-    group_of = {e: g for g, members in enumerate(groups(estimates.ranking), 1) for e in members}
+    # An entry that has played no pair is provisional: its rating is the prior's, so it
+    # ranks after every entry that played, in one group of its own.
+    played = [est for est in estimates.ranking if record[est.entry].games]
+    provisional = [est for est in estimates.ranking if not record[est.entry].games]
+    group_of = {e: g for g, members in enumerate(groups(played), 1) for e in members}
+    group_of |= {est.entry: len(set(group_of.values())) + 1 for est in provisional}
     rows = []
     owners: dict[int, str] = {}
-    for rank, est in enumerate(estimates.ranking, start=1):
+    for rank, est in enumerate(played + provisional, start=1):
         assert isinstance(est.entry, int)
         version = store.version(est.entry)
         bot = store.bot_by_id(version.bot_id)

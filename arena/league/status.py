@@ -83,4 +83,5 @@ def _running(match: Match, tournament: str, labels: Labels) -> RunningMatch:
         heartbeat_at=match.heartbeat_at,
         seats=(s0, s1, s2, s3),
         teams=(labels.team(a, c), labels.team(b, d)),
+        entrants=tuple(labels.entrant(v) for v in match.seats),
     )

@@ -185,6 +185,15 @@ class Accounts(StoreBase):
             )
             return list(session.exec(query))
 
+    def every_version(self) -> dict[int, list[BotVersion]]:
+        """Every bot's versions, oldest first, by bot id: one query for a list of all bots."""
+        found: dict[int, list[BotVersion]] = {}
+        with self._session() as session:
+            query = select(BotVersion).order_by(col(BotVersion.bot_id), col(BotVersion.number))
+            for version in session.exec(query):
+                found.setdefault(version.bot_id, []).append(version)
+        return found
+
     def active_entries(self) -> list[Entry]:
         """The newest active version of every bot, by bot name."""
         with self._session() as session:

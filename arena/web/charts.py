@@ -1,5 +1,6 @@
 """Pictures drawn on the server as SVG coordinates (the templates draw them): a rating
-history, and the shared axis of the ladder's interval bars. No chart library, no script."""
+history with the ladder's rating and its interval, and the shared axis of the ladder's
+interval bars. No chart library, no script."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.league.browse import RatingPoint
+from arena.read_model import Standing
 
 WIDTH = 600.0
 HEIGHT = 180.0
@@ -31,11 +33,22 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Band:
+    """The ladder's rating now, as a line, and its 95% interval, as a band across."""
+
+    label: str  # "ladder rating 1812 (95%: 1750 to 1870)"
+    y: float
+    top: float
+    bottom: float
+
+
+@dataclass(frozen=True)
 class Chart:
     lines: list[Line]
     low: float  # the y axis' range
     high: float
     matches: int  # points on the x axis
+    band: Band | None = None
     width: float = WIDTH
     height: float = HEIGHT
     pad: float = PAD
@@ -51,22 +64,33 @@ def interval_axis(intervals: Sequence[tuple[float, float]]) -> Axis:
     return Axis(low - margin, high + margin)
 
 
-def rating_chart(history: Sequence[RatingPoint]) -> Chart | None:
-    """The sequential Elo after each rated match, one line per version; None when unrated."""
+def rating_chart(history: Sequence[RatingPoint], standing: Standing | None) -> Chart | None:
+    """The ladder's rating (``standing``: the fit the ladder ranks by) as a line and its 95%
+    interval as a band, behind the sequential Elo after each rated match, one line per
+    version; None when unrated."""
     if not history:
         return None
-    low = min(min(p.elo for p in history), 1500.0) - 10
-    high = max(max(p.elo for p in history), 1500.0) + 10
+    values = [p.elo for p in history] + [1500.0]
+    if standing is not None:
+        values += [standing.ci95[0], standing.ci95[1], standing.rating]
+    low, high = min(values) - 10, max(values) + 10
     n = len(history)
     plot_w, plot_h = WIDTH - 2 * PAD, HEIGHT - 2 * PAD
 
+    def y(value: float) -> float:
+        return round(PAD + (high - value) / (high - low) * plot_h, 1)
+
     def xy(i: int, elo: float) -> str:
         x = PAD + (i / max(1, n - 1)) * plot_w
-        y = PAD + (high - elo) / (high - low) * plot_h
-        return f"{x:.1f},{y:.1f}"
+        return f"{x:.1f},{y(elo):.1f}"
 
     by_version: dict[int, list[str]] = {}
     for i, point in enumerate(history):
         by_version.setdefault(point.version, []).append(xy(i, point.elo))
-    lines = [Line(f"v{v}", " ".join(pts)) for v, pts in sorted(by_version.items())]
-    return Chart(lines, round(low), round(high), n)
+    lines = [Line(f"v{v} sequential Elo", " ".join(pts)) for v, pts in sorted(by_version.items())]
+    band = None
+    if standing is not None:
+        lo, hi = standing.ci95
+        label = f"ladder rating {standing.rating:.0f} (95%: {lo:.0f} to {hi:.0f})"
+        band = Band(label, y(standing.rating), y(hi), y(lo))
+    return Chart(lines, round(low), round(high), n, band)

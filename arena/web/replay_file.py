@@ -17,7 +17,8 @@ from markupsafe import Markup
 
 from arena.engine.replay import ReplayError, verify_replay
 
-from .app import HERE, add_security_headers, page_templates
+from .app import add_security_headers
+from .site import HERE, page_templates
 
 
 class ReplayFileError(ValueError):

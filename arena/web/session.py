@@ -12,8 +12,6 @@ import os
 import secrets
 import time
 
-from arena.store.tokens import token_hash
-
 COOKIE = "arena_session"
 SECRET_ENV = "ARENA_WEB_SECRET"
 MAX_AGE = 7 * 24 * 3600  # seconds
@@ -34,10 +32,11 @@ class Sessions:
         mac = hmac.new(self._key, value.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
-    def cookie_for(self, token: str, now: float | None = None) -> str:
-        """The cookie's value for a session of ``token``, valid for MAX_AGE."""
+    def cookie_for(self, digest: str, now: float | None = None) -> str:
+        """The cookie's value for a session of the token whose SHA-256 is ``digest``, valid
+        for MAX_AGE."""
         expires = int((time.time() if now is None else now) + MAX_AGE)
-        value = f"{token_hash(token)}.{expires}"
+        value = f"{digest}.{expires}"
         return f"{value}.{self._sign(value)}"
 
     def digest_of(self, cookie: str | None) -> str | None:

@@ -26,7 +26,8 @@ NEVER = {
         "arena.store", "arena.league", "arena.referee", "arena.service", "arena.web",
     },
     "arena.store": {"arena.league", "arena.sandbox", "arena.referee", "arena.service", "arena.web"},
-    "arena.web": {"arena.sandbox", "arena.referee", "arena.service"},  # reads, never plays
+    # Reads, never plays; and only through the ladder (arena.league), never the store.
+    "arena.web": {"arena.sandbox", "arena.referee", "arena.service", "arena.store"},
 }  # fmt: skip
 
 
@@ -92,6 +93,13 @@ def test_the_sdk_knows_nothing_of_the_platform() -> None:
         if breaks(imported, {"arena"})
     ]
     assert wrong == []
+
+
+def test_the_web_reaching_for_the_store_is_caught(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from arena.store.tokens import token_hash\n")
+    found = imports_of(bad, "arena.web")
+    assert any(breaks(imported, NEVER["arena.web"]) for imported in found)
 
 
 def test_a_rule_broken_is_caught(tmp_path: Path) -> None:

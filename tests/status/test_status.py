@@ -22,7 +22,14 @@ import pytest
 from arena.cli.status import print_status
 from arena.league.status import status
 from arena.logs import setup_logging
-from arena.read_model import Problem, RunningMatch, Status, TournamentCounts, WorkerInfo
+from arena.read_model import (
+    Entrant,
+    Problem,
+    RunningMatch,
+    Status,
+    TournamentCounts,
+    WorkerInfo,
+)
 from arena.store import Match, MatchSpec, MatchStatus
 from tests.cli.runner import arena_executable, error_line
 from tests.league.conftest import Arena, bot_copy, table_rows
@@ -343,6 +350,7 @@ def test_status_reads_the_store(arena: Arena, tmp_path: Path) -> None:
             id=claimed.id, tournament="mixed", index=0, worker_id="w1:0",
             started_at=1000.0, heartbeat_at=1010.0,
             seats=("r1 v1", "r2 v1", "r2 v1", "r2 v1"), teams=("r1 v1 + r2 v1", "r2 v1"),
+            entrants=(Entrant("r1", 1), Entrant("r2", 1), Entrant("r2", 1), Entrant("r2", 1)),
         ),
     )  # fmt: skip
     states = {w.name: (w.state, w.matches_done, w.host, w.slots, w.sandbox) for w in taken.workers}

@@ -50,12 +50,22 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 class Guard:
-    """What a page did that it must not: requests elsewhere, script errors, dialogs."""
+    """What a page did that it must not: requests elsewhere, script errors and errors on the
+    console (a missing favicon, a refused eval), dialogs."""
 
     def __init__(self) -> None:
         self.foreign: list[str] = []
         self.errors: list[str] = []
         self.dialogs: list[str] = []
+        self.refused: set[str] = set()  # pages a test opens expecting an error status
+
+    def console(self, message: Any) -> None:
+        if message.type != "error":
+            return
+        at = message.location.get("url", "")
+        if at in self.refused and message.text.startswith("Failed to load resource"):
+            return  # the refusal the test asked for, not the page's fault
+        self.errors.append(f"{message.text} (at {at})")
 
     def route(self, route: Any) -> None:
         if urlsplit(route.request.url).hostname == "127.0.0.1":
@@ -76,6 +86,7 @@ def guarded(browser_context: Any) -> Iterator[tuple[Any, Guard]]:
     page = browser_context.new_page()
     page.route("**/*", guard.route)
     page.on("pageerror", lambda e: guard.errors.append(str(e)))
+    page.on("console", guard.console)
 
     def dialog(d: Any) -> None:
         guard.dialogs.append(d.message)

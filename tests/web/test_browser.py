@@ -64,14 +64,12 @@ def test_a_rejected_version_shows_its_reason(page: Any, site: Site, shots: Path)
 
 
 def test_bot_page_and_match_pages(page: Any, site: Site, shots: Path) -> None:
+    """Their screenshots: test_browser_walk.py's."""
     page.goto(f"{site.url}bots/random")
     assert by_testid(page, "rating-chart").locator("polyline").count() == 1
-    page.screenshot(path=shots / "bot.png", full_page=True)
     page.goto(f"{site.url}matches")
     assert by_testid(page, "match-row").count() == 1
-    page.screenshot(path=shots / "matches.png", full_page=True)
     page.goto(f"{site.url}matches/{site.match_id}")
-    page.screenshot(path=shots / "match.png", full_page=True)
     by_testid(page, "replay-link").first.click()
     page.wait_for_selector('#viewer[data-ready="true"]')
     assert scores(page) == [0, 0]
@@ -176,7 +174,10 @@ def test_a_request_elsewhere_is_caught(guarded: tuple[Any, Guard], site: Site) -
     guard.foreign.clear()
 
 
-def test_an_owner_signs_in_and_reads_her_bot_s_log(page: Any, site: Site, shots: Path) -> None:
+def test_an_owner_signs_in_and_reads_her_bot_s_log(
+    guarded: tuple[Any, Guard], site: Site, shots: Path
+) -> None:
+    page, guard = guarded
     page.goto(f"{site.url}matches/{site.match_id}")
     assert by_testid(page, "log-link").count() == 0
     by_testid(page, "sign-in-link").click()
@@ -202,6 +203,7 @@ def test_an_owner_signs_in_and_reads_her_bot_s_log(page: Any, site: Site, shots:
     page.wait_for_selector('[data-testid="signed-in"]')
     page.goto(f"{site.url}matches/{site.match_id}")
     assert by_testid(page, "log-link").count() == 0
+    guard.refused.add(site.url + href.lstrip("/"))
     refused = page.goto(site.url + href.lstrip("/"))
     assert refused is not None and refused.status == 403
     assert "has none of your bots" in by_testid(page, "error").inner_text()

@@ -211,7 +211,7 @@ def test_match_page_shows_both_games_deal_by_deal(site: Site) -> None:
         assert game["totals"] == replay["result"]["totals"]
         assert game["deals"][-1][1] == replay["result"]["totals"]
     p0, p1 = detail["row"]["points"]
-    assert f'data-testid="pair-points">{p0} - {p1}<' in body
+    assert f'data-testid="points-a">{p0}<' in body and f'data-testid="points-b">{p1}<' in body
 
 
 def test_replay_page_embeds_the_stored_replay(site: Site) -> None:
