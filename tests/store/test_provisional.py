@@ -5,7 +5,7 @@ group of its own."""
 from __future__ import annotations
 
 from arena.league.standings import standings
-from arena.store import MatchResult, MatchSpec, Store
+from arena.store import JobKind, MatchResult, MatchSpec, Store
 
 
 def test_an_entry_without_a_pair_ranks_after_those_that_played(store: Store) -> None:
@@ -20,10 +20,10 @@ def test_an_entry_without_a_pair_ranks_after_those_that_played(store: Store) -> 
     specs.append(MatchSpec(seed=2, teams=((a, a), (c, c))))
     tournament = store.create_tournament("t", seed=7, schedule=lambda t: specs)
     for _ in range(2):
-        match = store.claim("w")
-        assert match is not None and match.id is not None
+        job = store.claim_job("w", kinds=[JobKind.MATCH])
+        assert job is not None
         result = MatchResult(totals=((10, -10), (5, -5)), winner=0)
-        assert store.finish(match.id, "w", result, lease=match.lease)
+        assert store.finish(job, "w", result)
     rows = standings(store, tournament)
     assert [(r.bot, r.pairs) for r in rows] == [("b1", 2), ("b2", 2), ("b3", 0)]
     assert [r.rank for r in rows] == [1, 2, 3]
