@@ -23,12 +23,13 @@ from arena.engine import Observation, Rules
 from arena.engine.bids import PASS
 from arena.engine.events import Event
 from arena.league.apply_ratings import update_ratings
+from arena.league.doctor import repair
 from arena.league.schedules import top_up
 from arena.league.standings import standings
 from arena.league.stored_files import code_key
 from arena.league.submit import settle
 from arena.league.tournaments import create_tournament
-from arena.read_model import LADDER, RatingModelName, ScheduleKind
+from arena.read_model import LADDER, SILENT_AFTER_S, MatchStatus, RatingModelName, ScheduleKind
 from arena.referee.game import run_game
 from arena.store import Match, MatchResult, Store, open_store
 from arena.store.models import DealSecret
@@ -180,6 +181,23 @@ def test_an_adaptive_tournament_plays_mixed_tables_rated_by_openskill(tmp_path: 
         assert {v for m in matches for v in m.seats} == {store.versions(n)[0].id for n in names}
         table = standings(store, cup)
         assert len(table) == 6 and all(s.rating_model == "openskill" for s in table)
+
+
+def test_a_batch_a_killed_worker_never_planned_is_queued_by_the_next_worker_s_repair(
+    tmp_path: Path,
+) -> None:
+    with ladder_of(tmp_path / "killed", ScheduleKind.ADAPTIVE) as (store, levels):
+        ladder = store.tournament(LADDER)
+        assert ladder.id is not None
+        while (match := store.claim("w")) is not None:  # recorded and rated, never topped up
+            assert match.id is not None
+            assert store.finish(match.id, "w", play(match, levels), lease=match.lease)
+            update_ratings(store, ladder.id)
+        assert store.status_counts(ladder.id)[MatchStatus.QUEUED] == 0
+        (line,) = repair(store, SILENT_AFTER_S)
+        queued = store.status_counts(ladder.id)[MatchStatus.QUEUED]
+        assert line == f"tournament ladder: its next {queued} matches scheduled" and queued > 0
+        assert repair(store, SILENT_AFTER_S) == []  # the batch is there: nothing more due
 
 
 def test_a_tournament_created_adaptive_is_topped_up_by_the_worker(
