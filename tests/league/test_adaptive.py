@@ -96,8 +96,8 @@ def play(match: Match, levels: dict[int, float]) -> MatchResult:
         run_game([LevelPlayer(levels[v]) for v in seating], match.seed)
         for seating in (first, second_seating(first))
     ]
-    totals = [g.state.totals for g in games]
-    result = MatchResult.from_seat_totals(totals[0], totals[1], None)
+    (a1, b1), (a2, b2) = (g.state.totals for g in games)
+    result = MatchResult.from_seat_totals((a1, b1), (a2, b2), None)
     a, b = result.points
     return MatchResult(result.totals, 0 if a > b else 1 if b > a else None)
 
