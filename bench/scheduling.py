@@ -138,7 +138,8 @@ def place(
             if scheduler == "round-robin":  # grow: every other entry in join order, pass after pass
                 chosen = [others[len(opponents) % len(others)]]
             elif scheduler == "oracle":  # told the truth: each result a coin toss, the most
-                # a pair's win or loss can tell (Fisher information 1/4 per match)
+                # a pair's win or loss can tell (Fisher information 1/4 per match); each
+                # opponent once a pass, nearest first, so their own errors average out
                 cap = 1 + len(opponents) // len(others)
                 free = [e for e in others if met[frozenset((new, e))] < cap]
                 chosen = [min(free, key=lambda e: (abs(truth[e] - new_truth), e))]
@@ -227,8 +228,9 @@ def placement(args: argparse.Namespace) -> float:
         return float("nan")
     if oracle_n is not None:
         print(
-            f"          the floor: a scheduler told each newcomer's true strength needs"
-            f" {oracle_n} matches for ±{args.tolerance}, ratio {oracle_n / rr_n:.3f}"
+            f"          oracle (told each newcomer's true strength, it meets those nearest it,"
+            f" each once a pass): {oracle_n} matches for ±{args.tolerance},"
+            f" ratio {oracle_n / rr_n:.3f}"
         )
     return ad_n / rr_n
 
