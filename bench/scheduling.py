@@ -28,7 +28,10 @@ and the adaptive schedule (``arena.competition.matchmaking``):
 Last line: ``ratio=<matches adaptive / matches round-robin>`` to place a new entry among 200
 within ±5 ranks in 95% of runs (``--tolerance``).
 
-Run from the repository root: ``python bench/scheduling.py`` (90-160 s of CPU).
+Beside them an *oracle*, told each newcomer's true strength: it meets the others nearest it,
+each once a pass, every result a coin toss.
+
+Run from the repository root: ``python bench/scheduling.py`` (about 280 s of CPU).
 """
 
 from __future__ import annotations
