@@ -64,9 +64,12 @@ class LevelPlayer:
 
 
 @contextmanager
-def ladder_of(tmp: Path, schedule: ScheduleKind) -> Iterator[tuple[Store, dict[int, float]]]:
-    """A fresh ladder set to ``schedule`` before its first entry, the 20 bots joined in a
-    shuffled order (strength unrelated to when they join); their versions' levels."""
+def ladder_of(
+    tmp: Path, schedule: ScheduleKind, count: int = len(LEVELS)
+) -> Iterator[tuple[Store, dict[int, float]]]:
+    """A fresh ladder set to ``schedule`` before its first entry, the first ``count`` of the
+    20 bots joined in a shuffled order (strength unrelated to when they join); their
+    versions' levels."""
     tmp.mkdir()
     store = open_store(f"sqlite:///{tmp / 'arena.db'}")
     try:
@@ -75,7 +78,7 @@ def ladder_of(tmp: Path, schedule: ScheduleKind) -> Iterator[tuple[Store, dict[i
         store.set_schedule(LADDER, schedule, ladder=LADDER)
         user = store.authenticate(store.add_user("owner"))
         levels = {}
-        order = list(range(len(LEVELS)))
+        order = list(range(count))
         random.Random(5).shuffle(order)
         for i in order:
             code = bot_copy("random", tmp / f"level{i}", note=f"level {i}")
@@ -167,7 +170,7 @@ def test_an_adaptive_ladder_ranks_the_top_three_in_a_third_of_the_round_robin(
 
 
 def test_an_adaptive_tournament_plays_mixed_tables_rated_by_openskill(tmp_path: Path) -> None:
-    with ladder_of(tmp_path / "mixed", ScheduleKind.ADAPTIVE) as (store, levels):
+    with ladder_of(tmp_path / "mixed", ScheduleKind.ADAPTIVE, 6) as (store, levels):
         names = [f"level{i:02}" for i in range(6)]
         cup, first = create_tournament(
             store, "cup", names, "mixed", rating=RatingModelName.OPENSKILL,
@@ -186,7 +189,7 @@ def test_an_adaptive_tournament_plays_mixed_tables_rated_by_openskill(tmp_path: 
 def test_a_batch_a_killed_worker_never_planned_is_queued_by_the_next_worker_s_repair(
     tmp_path: Path,
 ) -> None:
-    with ladder_of(tmp_path / "killed", ScheduleKind.ADAPTIVE) as (store, levels):
+    with ladder_of(tmp_path / "killed", ScheduleKind.ADAPTIVE, 8) as (store, levels):
         ladder = store.tournament(LADDER)
         assert ladder.id is not None
         while (match := store.claim("w")) is not None:  # recorded and rated, never topped up
