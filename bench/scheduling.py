@@ -28,7 +28,10 @@ and the adaptive schedule (``arena.competition.matchmaking``):
 Last line: ``ratio=<matches adaptive / matches round-robin>`` to place a new entry among 200
 within ±5 ranks in 95% of runs (``--tolerance``).
 
-Run from the repository root: ``python bench/scheduling.py`` (90-160 s of CPU).
+Beside them an *oracle*, told each newcomer's true strength: it meets the others nearest it,
+each once a pass, every result a coin toss.
+
+Run from the repository root: ``python bench/scheduling.py`` (about 280 s of CPU).
 """
 
 from __future__ import annotations
@@ -138,7 +141,8 @@ def place(
             if scheduler == "round-robin":  # grow: every other entry in join order, pass after pass
                 chosen = [others[len(opponents) % len(others)]]
             elif scheduler == "oracle":  # told the truth: each result a coin toss, the most
-                # a pair's win or loss can tell (Fisher information 1/4 per match)
+                # a pair's win or loss can tell (Fisher information 1/4 per match); each
+                # opponent once a pass, nearest first, so their own errors average out
                 cap = 1 + len(opponents) // len(others)
                 free = [e for e in others if met[frozenset((new, e))] < cap]
                 chosen = [min(free, key=lambda e: (abs(truth[e] - new_truth), e))]
@@ -227,8 +231,9 @@ def placement(args: argparse.Namespace) -> float:
         return float("nan")
     if oracle_n is not None:
         print(
-            f"          the floor: a scheduler told each newcomer's true strength needs"
-            f" {oracle_n} matches for ±{args.tolerance}, ratio {oracle_n / rr_n:.3f}"
+            f"          oracle (told each newcomer's true strength, it meets those nearest it,"
+            f" each once a pass): {oracle_n} matches for ±{args.tolerance},"
+            f" ratio {oracle_n / rr_n:.3f}"
         )
     return ad_n / rr_n
 

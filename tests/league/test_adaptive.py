@@ -23,12 +23,13 @@ from arena.engine import Observation, Rules
 from arena.engine.bids import PASS
 from arena.engine.events import Event
 from arena.league.apply_ratings import update_ratings
+from arena.league.doctor import repair
 from arena.league.schedules import top_up
 from arena.league.standings import standings
 from arena.league.stored_files import code_key
 from arena.league.submit import settle
 from arena.league.tournaments import create_tournament
-from arena.read_model import LADDER, RatingModelName, ScheduleKind
+from arena.read_model import LADDER, SILENT_AFTER_S, MatchStatus, RatingModelName, ScheduleKind
 from arena.referee.game import run_game
 from arena.store import JobKind, Match, MatchResult, Store, open_store
 from arena.store.models import DealSecret
@@ -63,9 +64,12 @@ class LevelPlayer:
 
 
 @contextmanager
-def ladder_of(tmp: Path, schedule: ScheduleKind) -> Iterator[tuple[Store, dict[int, float]]]:
-    """A fresh ladder set to ``schedule`` before its first entry, the 20 bots joined in a
-    shuffled order (strength unrelated to when they join); their versions' levels."""
+def ladder_of(
+    tmp: Path, schedule: ScheduleKind, count: int = len(LEVELS)
+) -> Iterator[tuple[Store, dict[int, float]]]:
+    """A fresh ladder set to ``schedule`` before its first entry, the first ``count`` of the
+    20 bots joined in a shuffled order (strength unrelated to when they join); their
+    versions' levels."""
     tmp.mkdir()
     store = open_store(f"sqlite:///{tmp / 'arena.db'}")
     try:
@@ -74,7 +78,7 @@ def ladder_of(tmp: Path, schedule: ScheduleKind) -> Iterator[tuple[Store, dict[i
         store.set_schedule(LADDER, schedule, ladder=LADDER)
         user = store.authenticate(store.add_user("owner"))
         levels = {}
-        order = list(range(len(LEVELS)))
+        order = list(range(count))
         random.Random(5).shuffle(order)
         for i in order:
             code = bot_copy("random", tmp / f"level{i}", note=f"level {i}")
@@ -95,8 +99,8 @@ def play(match: Match, levels: dict[int, float]) -> MatchResult:
         run_game([LevelPlayer(levels[v]) for v in seating], match.seed)
         for seating in (first, second_seating(first))
     ]
-    totals = [g.state.totals for g in games]
-    result = MatchResult.from_seat_totals(totals[0], totals[1], None)
+    (a1, b1), (a2, b2) = (g.state.totals for g in games)
+    result = MatchResult.from_seat_totals((a1, b1), (a2, b2), None)
     a, b = result.points
     return MatchResult(result.totals, 0 if a > b else 1 if b > a else None)
 
@@ -167,7 +171,7 @@ def test_an_adaptive_ladder_ranks_the_top_three_in_a_third_of_the_round_robin(
 
 
 def test_an_adaptive_tournament_plays_mixed_tables_rated_by_openskill(tmp_path: Path) -> None:
-    with ladder_of(tmp_path / "mixed", ScheduleKind.ADAPTIVE) as (store, levels):
+    with ladder_of(tmp_path / "mixed", ScheduleKind.ADAPTIVE, 6) as (store, levels):
         names = [f"level{i:02}" for i in range(6)]
         cup, first = create_tournament(
             store, "cup", names, "mixed", rating=RatingModelName.OPENSKILL,
@@ -181,6 +185,23 @@ def test_an_adaptive_tournament_plays_mixed_tables_rated_by_openskill(tmp_path: 
         assert {v for m in matches for v in m.seats} == {store.versions(n)[0].id for n in names}
         table = standings(store, cup)
         assert len(table) == 6 and all(s.rating_model == "openskill" for s in table)
+
+
+def test_a_batch_a_killed_worker_never_planned_is_queued_by_the_next_worker_s_repair(
+    tmp_path: Path,
+) -> None:
+    with ladder_of(tmp_path / "killed", ScheduleKind.ADAPTIVE, 8) as (store, levels):
+        ladder = store.tournament(LADDER)
+        assert ladder.id is not None
+        while (match := store.claim("w")) is not None:  # recorded and rated, never topped up
+            assert match.id is not None
+            assert store.finish(match.id, "w", play(match, levels), lease=match.lease)
+            update_ratings(store, ladder.id)
+        assert store.status_counts(ladder.id)[MatchStatus.QUEUED] == 0
+        (line,) = repair(store, SILENT_AFTER_S)
+        queued = store.status_counts(ladder.id)[MatchStatus.QUEUED]
+        assert line == f"tournament ladder: its next {queued} matches scheduled" and queued > 0
+        assert repair(store, SILENT_AFTER_S) == []  # the batch is there: nothing more due
 
 
 def test_a_tournament_created_adaptive_is_topped_up_by_the_worker(
