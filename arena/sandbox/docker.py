@@ -95,7 +95,11 @@ class DockerBot:
         return open_socket(self.run_dir / SOCKET_NAME, self.uid, deadline, self._died_now_and_then)
 
     def _died_now_and_then(self) -> str | None:
-        # Each look is a call to the engine; a bot is given its start-up time anyway.
+        # Each look is a call to the engine; a bot is given its start-up time anyway. While
+        # its attached output streams are open a process of it runs (its first one's end
+        # ends them all), so the engine is asked only once they have ended.
+        if self._ended is None and not self.capture.ended():
+            return None
         now = time.monotonic()
         if now - self._died_checked < DIED_POLL_S:
             return None
@@ -108,11 +112,6 @@ class DockerBot:
         return self.capture.captured()
 
     def died(self) -> str | None:
-        # While its attached output streams are open, a process of it runs (its first one's
-        # end ends them all): the engine is asked only once they have ended, which saves
-        # the calls a referee makes while it waits for a starting bot.
-        if self._ended is None and not self.capture.ended():
-            return None
         if self._ended is None:
             try:
                 state = self.sandbox.client.api.inspect_container(self.container)["State"]
