@@ -153,17 +153,10 @@ class DockerBot:
             return
         self._stopped = True
         self.turns.stop()  # a frozen process would not die of the kill
-        # At once: the game's end is the bot's end. One engine call kills and removes it
-        # (with its run directory's volume), where a kill now and a removal later took two.
-        try:
-            self.sandbox.client.api.remove_container(self.container, force=True, v=True)
-            removed = True
-        except _ENGINE_ERRORS:
-            removed = False  # tried again in the background
+        with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
+            self.sandbox.client.api.kill(self.container)
         # Its output goes with the rest: the referee keeps logs before it stops bots.
-        self.sandbox.remove_later(
-            self.container, self.shared, self.attached, self.uid, removed=removed
-        )
+        self.sandbox.remove_later(self.container, self.shared, self.attached, self.uid)
 
 
 class DockerSandbox:
@@ -329,13 +322,10 @@ class DockerSandbox:
         shared: Path | None = None,
         attached: socket.socket | None = None,
         uid: int | None = None,
-        *,
-        removed: bool = False,  # the container is gone already: release the rest
     ) -> None:
         def remove() -> None:
-            if not removed:
-                with contextlib.suppress(*_ENGINE_ERRORS):  # its run directory's volume with it
-                    self.client.api.remove_container(container, force=True, v=True)
+            with contextlib.suppress(*_ENGINE_ERRORS):  # its run directory's volume with it
+                self.client.api.remove_container(container, force=True, v=True)
             if uid is not None:  # its processes are gone: another bot may have its uid
                 release_uid(uid)
             if attached is not None:
