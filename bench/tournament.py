@@ -1,4 +1,14 @@
-"""Tournament throughput: matches per minute with 1, 2 and 4 workers on one PostgreSQL.
+"""The CPU spent in bots' turns, and matches per minute with 1, 2 and 4 workers.
+
+The headline (``share=``): ``--share-workers`` workers play ``--share-matches-per-worker``
+matches each between four copies of the heuristic sample bot that time themselves (``MEASURED``:
+each prints its process's CPU at its first decision, its decisions' own CPU and all its CPU;
+the last such line of each stored log is read). Printed: each match's CPU split into the bots'
+turns, their start, their gRPC and SDK around the turns, the workers' start and their matches,
+the Docker engine and PostgreSQL; the share is the bots' turns over all of it (the physical
+limit is 100%). ``--only share`` or ``--only ratio`` runs one part.
+
+The throughput, with bots that only wait:
 
 The bots think a fixed time per decision (``--think-ms``, 20 ms: ``bench/thinking/bot.py``
 sleeps, then plays its first or last legal option), so a worker's pace is set by the bots,

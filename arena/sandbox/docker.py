@@ -98,7 +98,11 @@ class DockerBot:
         return open_socket(self.run_dir / SOCKET_NAME, self.uid, deadline, self._died_now_and_then)
 
     def _died_now_and_then(self) -> str | None:
-        # Each look is a call to the engine; a bot is given its start-up time anyway.
+        # Each look is a call to the engine; a bot is given its start-up time anyway. While
+        # its attached output streams are open a process of it runs (its first one's end
+        # ends them all), so the engine is asked only once they have ended.
+        if self._ended is None and not self.capture.ended():
+            return None
         now = time.monotonic()
         if now - self._died_checked < DIED_POLL_S:
             return None
@@ -111,11 +115,6 @@ class DockerBot:
         return self.capture.captured()
 
     def died(self) -> str | None:
-        # While its attached output streams are open, a process of it runs (its first one's
-        # end ends them all): the engine is asked only once they have ended, which saves
-        # the calls a referee makes while it waits for a starting bot.
-        if self._ended is None and not self.capture.ended():
-            return None
         if self._ended is None:
             try:
                 state = self.sandbox.client.api.inspect_container(self.container)["State"]
@@ -157,17 +156,10 @@ class DockerBot:
             return
         self._stopped = True
         self.turns.stop()  # a frozen process would not die of the kill
-        # At once: the game's end is the bot's end. One engine call kills and removes it
-        # (with its run directory's volume), where a kill now and a removal later took two.
-        try:
-            self.sandbox.client.api.remove_container(self.container, force=True, v=True)
-            removed = True
-        except _ENGINE_ERRORS:
-            removed = False  # tried again in the background
+        with contextlib.suppress(*_ENGINE_ERRORS):  # at once: the game's end is the bot's end
+            self.sandbox.client.api.kill(self.container)
         # Its output goes with the rest: the referee keeps logs before it stops bots.
-        self.sandbox.remove_later(
-            self.container, self.shared, self.attached, self.uid, removed=removed
-        )
+        self.sandbox.remove_later(self.container, self.shared, self.attached, self.uid)
 
 
 class DockerSandbox:
@@ -357,13 +349,10 @@ class DockerSandbox:
         shared: Path | None = None,
         attached: socket.socket | None = None,
         uid: int | None = None,
-        *,
-        removed: bool = False,  # the container is gone already: release the rest
     ) -> None:
         def remove() -> None:
-            if not removed:
-                with contextlib.suppress(*_ENGINE_ERRORS):  # its run directory's volume with it
-                    self.client.api.remove_container(container, force=True, v=True)
+            with contextlib.suppress(*_ENGINE_ERRORS):  # its run directory's volume with it
+                self.client.api.remove_container(container, force=True, v=True)
             if uid is not None:  # its processes are gone: another bot may have its uid
                 release_uid(uid)
             if attached is not None:

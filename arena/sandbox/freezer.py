@@ -76,6 +76,9 @@ class Freezer:
                     os.close(fd)
             self._fds.update(write=-1, read=-1)
 
+    def __del__(self) -> None:  # one never closed (its bot never stopped) leaks nothing
+        self.close()
+
     def _fd(self, use: str) -> int:
         """The descriptor for ``use`` (``write``: the freezer file, ``read``: the state),
         opened the first time; under the lock. ``OSError`` once closed."""
