@@ -58,6 +58,7 @@ from arena.competition import round_robin
 from arena.league.apply_ratings import update_ratings
 from arena.league.stored_files import code_key
 from arena.store import (
+    JobKind,
     MatchResult,
     MatchSpec,
     MatchStatus,
@@ -110,14 +111,14 @@ def slot_loop(
                     break
                 times.claimed += 1
             begun = time.perf_counter()
-            store.reap(SILENT_AFTER_S)
-            match = store.claim(name, tournament_id=tournament_id)
-            if match is None:
+            store.reap_jobs(SILENT_AFTER_S)
+            job = store.claim_job(name, kinds=[JobKind.MATCH], tournament_id=tournament_id)
+            if job is None:
                 break
-            assert match.id is not None
+            match = job.match
             store.tournament_by_id(match.tournament_id)
             claimed = time.perf_counter()
-            store.heartbeat(match.id, name, lease=match.lease)
+            store.heartbeat_job(job, name)
             if play_s:
                 time.sleep(play_s)
             finishing = time.perf_counter()
@@ -125,7 +126,7 @@ def slot_loop(
             points = (games[0][0] + games[1][0], games[0][1] + games[1][1])
             winner = None if points[0] == points[1] else int(points[1] > points[0])
             result = MatchResult(totals=(games[0], games[1]), winner=winner)
-            if not store.finish(match.id, name, result, lease=match.lease):
+            if not store.finish(job, name, result):
                 raise BenchError(f"match {match.id} was taken from {name}")
             finished = time.perf_counter()
             applied = update_ratings(store, tournament_id)

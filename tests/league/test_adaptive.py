@@ -193,9 +193,9 @@ def test_a_batch_a_killed_worker_never_planned_is_queued_by_the_next_worker_s_re
     with ladder_of(tmp_path / "killed", ScheduleKind.ADAPTIVE, 8) as (store, levels):
         ladder = store.tournament(LADDER)
         assert ladder.id is not None
-        while (match := store.claim("w")) is not None:  # recorded and rated, never topped up
-            assert match.id is not None
-            assert store.finish(match.id, "w", play(match, levels), lease=match.lease)
+        while (job := store.claim_job("w", kinds=[JobKind.MATCH])) is not None:
+            # recorded and rated, never topped up
+            assert store.finish(job, "w", play(job.match, levels))
             update_ratings(store, ladder.id)
         assert store.status_counts(ladder.id)[MatchStatus.QUEUED] == 0
         (line,) = repair(store, SILENT_AFTER_S)
