@@ -47,7 +47,8 @@ def tricks_text(record: DealRecord) -> str:
 
 def deal_lines(record: DealRecord, names: Sequence[str]) -> list[str]:
     head = (
-        f"Deal {record.number:2d} · {record.hand_size:2d} cards · dealer {names[record.dealer]}"
+        f"Deal {record.number:2d} · {record.hand_size:2d} {_cards(record.hand_size)}"
+        f" · dealer {names[record.dealer]}"
         f" · {trump_text(record)}"
     )
     if record.joker_swap is not None:
@@ -116,3 +117,7 @@ def statistics_lines(name: str, stats: Statistics) -> list[str]:
         inert(f"{name}: " + " · ".join(parts)),
         "   contracts made/bid, by own bid: " + (" · ".join(bids) or "none"),
     ]
+
+
+def _cards(count: int) -> str:
+    return "card" if count == 1 else "cards"

@@ -62,7 +62,8 @@ def fault_place(state: GameState, seat: int, name: str, answer: int | None = Non
     record = state.current_deal
     dealing = len(state.deals)
     trump = "no trump" if record.trump is None else f"trump {SUITS[record.trump]}"
-    head = f"deal {record.number} ({record.hand_size} cards, {trump})"
+    cards = "card" if record.hand_size == 1 else "cards"
+    head = f"deal {record.number} ({record.hand_size} {cards}, {trump})"
     who = f"seat {seat} ({name})"
     if state.is_terminal() or state.current_player() != seat:
         trick = len(record.tricks) or None

@@ -84,6 +84,6 @@ def test_the_demo_refuses_an_unknown_bot(tmp_path: Path) -> None:
     assert refused.returncode == 2
     assert error_line(refused) == (
         "error: --bots takes sample bots (heuristic, heuristic_go, montecarlo, random, "
-        "random_cpp), got 'random,nobody'"
+        "random_cpp, random_js), got 'random,nobody'"
     )
     assert not (tmp_path / "d").exists()

@@ -41,7 +41,7 @@ def test_play_prints_every_deal_and_a_final_line() -> None:
     assert sorted(set(numbers)) == list(range(1, 26))
     assert numbers == sorted(numbers)  # redeals repeat a number, never go back
     assert headers[0].startswith("Deal  1 · 13 cards · dealer ")
-    assert any(h.startswith("Deal 13 ·  1 cards · ") for h in headers)
+    assert any(h.startswith("Deal 13 ·  1 card · ") for h in headers)
     finals = [line for line in lines if line.startswith("final:")]
     assert len(finals) == 1, result.stdout
     final = FINAL.fullmatch(finals[0])
@@ -120,7 +120,7 @@ def test_unknown_bot(tmp_path: Path) -> None:
     assert result.stdout == ""
     assert result.stderr == (
         "error: unknown bot 'nope': not a sample bot (heuristic, heuristic_go, montecarlo, "
-        "random, random_cpp) nor a path\n"
+        "random, random_cpp, random_js) nor a path\n"
     )
     assert list(tmp_path.iterdir()) == []  # no replay written
 
