@@ -58,8 +58,10 @@ LOCAL_TAG = "offline"
 ARENA_UID = 10001  # the image's unprivileged user, as in the registry Dockerfile
 PLATFORM_BASE = BaseRecipe(
     name="platform-base",
-    # npm: `arena image build` fetches the bot image's locked Node packages with it.
-    include=("python3", "python3-pip", "debootstrap", "gpgv", "debian-archive-keyring", "npm"),
+    include=("python3", "python3-pip", "debootstrap", "gpgv", "debian-archive-keyring"),
+    # npm: `arena image build` fetches the bot image's locked Node packages with it. Added by
+    # apt-get in the root: debootstrap's own resolver fails on npm's hundreds of dependencies.
+    install=("npm",),
 )
 PLATFORM_CHANGES = (
     "WORKDIR /app",
