@@ -37,8 +37,8 @@ test("Hello sets the seat, limits, rules and rng, and answers protocol version 1
 test("answers are sent as the protocol's messages, from a name or a value", async (t) => {
   const { call, close } = await serve(new Lowest());
   t.after(close);
-  assert.deepEqual(await call("Bid", bidRequest()), { bid: { kind: "BID_KIND_PASS", number: 0, boardLevel: 0 } });
-  assert.deepEqual(await call("Play", followRequest()), { card: "3D" });
+  assert.deepEqual(await call("Bid", bidRequest()), { bid: { kind: "BID_KIND_PASS", number: 0, boardLevel: 0 }, note: "" });
+  assert.deepEqual(await call("Play", followRequest()), { card: "3D", note: "" }); // no note sent
 });
 
 test("an async answer is awaited", async (t) => {
@@ -86,7 +86,7 @@ test("a throw is INTERNAL with its message; the bot goes on serving", async (t) 
     return true;
   });
   assert.match(String(logged.mock.calls[0].arguments[0]), /RangeError: no idea\n\s+at /);
-  assert.deepEqual(await call("Play", followRequest()), { card: "KD" });
+  assert.deepEqual(await call("Play", followRequest()), { card: "KD", note: "" });
 });
 
 test("notifications reach the hooks of a bot that has them", async (t) => {
