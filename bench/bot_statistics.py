@@ -22,9 +22,7 @@ repository root: ``python bench/bot_statistics.py [--matches 200] [--rounds 5]``
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+from web import real_replay  # bench/web.py's: one game of the sample bots
 
 from arena.competition.statistics import Statistics, by_bot, seat_statistics
 from arena.competition.tallies import PlayedPair, match_figures
@@ -48,19 +48,6 @@ from arena.store import (
     VersionStatus,
     open_store,
 )
-
-
-def real_replay(seed: int) -> dict[str, Any]:
-    """One game of the sample bots, played by ``arena play`` (no sandbox: they are ours)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "game.json"
-        subprocess.run(
-            [Path(sys.executable).parent / "arena", "play", "heuristic", "random", "heuristic",
-             "random", "--seed", str(seed), "--sandbox", "none", "--replay", str(path)],
-            check=True, capture_output=True,
-        )  # fmt: skip
-        replay: dict[str, Any] = json.loads(path.read_text())
-        return replay
 
 
 def build(store: Store, data: StoredFiles, matches: int, game: dict[str, Any]) -> list[float]:

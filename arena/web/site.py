@@ -17,10 +17,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
-from arena.inert import inert, inert_tree
+from arena.inert import inert, inert_bytes, inert_tree
 from arena.league.api import LocalLadder
-from arena.league.browse import StandingsCache, StoreError, User, user_of_session
+from arena.league.browse import Forbidden, StandingsCache, StoreError, User, user_of_session
 from arena.rate_limit import RateLimit
+from arena.read_model import BotLog
 
 from .session import COOKIE, Sessions
 
@@ -103,6 +104,28 @@ class Site:
         """The session's user, while its token is neither revoked nor expired."""
         digest = self.sessions.digest_of(request.cookies.get(COOKIE))
         return None if digest is None else user_of_session(self.ladder, digest)
+
+    def reader_of_logs(self, request: Request) -> User:
+        """The signed-in user, who alone may ask for logs (which are theirs is the ladder's
+        rule); Forbidden when nobody is signed in."""
+        user = self.signed_in(request)
+        if user is None:
+            raise Forbidden("a bot's logs are its owner's: sign in with your token first")
+        return user
+
+    def log_page(
+        self, request: Request, log: BotLog, user: User, back: str, back_label: str
+    ) -> HTMLResponse:
+        """One seat's log, shown as inert text (``arena logs`` prints it so)."""
+        return self.page(
+            request,
+            "log.html",
+            log=log,
+            text=inert_bytes(log.output),
+            back=back,
+            back_label=back_label,
+            user=user,
+        )
 
     def page(self, request: Request, name: str, *, code: int = 200, **context: Any) -> HTMLResponse:
         """``name`` rendered; ``user``, when the route has looked them up already."""

@@ -10,8 +10,8 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from arena.inert import inert_bytes, inert_tree
-from arena.league.browse import Forbidden, NotFound, bot_index, bot_profile, reads_logs_of
+from arena.inert import inert_tree
+from arena.league.browse import NotFound, bot_index, bot_profile, reads_logs_of
 from arena.read_model import LADDER
 
 from ..charts import rating_chart
@@ -57,22 +57,13 @@ def validation_page(request: Request, site: SiteDep, name: str, number: Int) -> 
 def validation_log_page(
     request: Request, site: SiteDep, name: str, number: Int, seat: Int
 ) -> Response:
-    user = site.signed_in(request)
-    if user is None:
-        raise Forbidden("a bot's logs are its owner's: sign in with your token first")
+    user = site.reader_of_logs(request)
     logs = site.ladder.validation_logs_of(user, name, number)
     found = [log for log in logs if log.seat == seat]
     if not found:
         raise NotFound(f"{name} v{number} played seats 0 and 2 of its validation game")
-    return site.page(
-        request,
-        "log.html",
-        log=found[0],
-        text=inert_bytes(found[0].output),
-        back=f"/bots/{quote(name)}/versions/{number}/validation",
-        back_label=f"{name} v{number}'s validation game",
-        user=user,
-    )
+    back = f"/bots/{quote(name)}/versions/{number}/validation"
+    return site.log_page(request, found[0], user, back, f"{name} v{number}'s validation game")
 
 
 # A replay downloads exactly as recorded (docs/replay.md), in ASCII: no raw control

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 
-from arena.inert import inert_bytes, inert_tree
+from arena.inert import inert_tree
 from arena.league.api import NoResult
 from arena.league.browse import (
     Forbidden,
@@ -82,24 +82,14 @@ def match_page_(request: Request, site: SiteDep, match_id: Int) -> Response:
 
 @router.get("/matches/{match_id}/games/{game}/logs/{seat}", response_class=HTMLResponse)
 def log_page(request: Request, site: SiteDep, match_id: Int, game: Int, seat: Int) -> Response:
-    user = site.signed_in(request)
-    if user is None:
-        raise Forbidden("a bot's logs are its owner's: sign in with your token first")
+    user = site.reader_of_logs(request)
     if game not in (1, 2) or seat not in range(4):
         raise NotFound(f"match {match_id} has games 1 and 2 and seats 0 to 3")
     logs = site.ladder.logs_of(user, match_id)
     found = [log for log in logs if log.game == game and log.seat == seat]
     if not found:
         raise Forbidden(f"seat {seat} of game {game} is not your bot: its logs are its owner's")
-    return site.page(
-        request,
-        "log.html",
-        log=found[0],
-        text=inert_bytes(found[0].output),
-        back=f"/matches/{match_id}",
-        back_label=f"match {match_id}",
-        user=user,
-    )
+    return site.log_page(request, found[0], user, f"/matches/{match_id}", f"match {match_id}")
 
 
 @router.get("/matches/{match_id}/games/{game}", response_class=HTMLResponse)
