@@ -10,6 +10,7 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from concurrent import futures
 from typing import Any, NoReturn
 
@@ -88,6 +89,15 @@ def play_reply(card: Card) -> bytes:
     return _PLAY_REPLIES[card.name]
 
 
+def noted(reply: bytes, note: str) -> bytes:
+    """An encoded BidResponse or PlayResponse with ``note`` added ("" adds nothing).
+
+    The note is field 2 of both messages, appended: encoded messages concatenate, so a
+    looked-up reply stays as it is.
+    """
+    return reply + pb.BidResponse(note=note).SerializeToString() if note else reply
+
+
 class _Servicer:
     """Turns protocol calls into calls on the bot, one at a time."""
 
@@ -121,8 +131,6 @@ class _Servicer:
         )
 
     # Bid and Play answer encoded replies (see _method_handlers), made by lookup.
-    # A note travels as the reply's field 2, appended: encoded messages concatenate, so the
-    # looked-up reply stays as it is.
     def Bid(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> bytes:
         obs = Observation(request)
         self.bot._note_parts = []  # a note made outside a decision is no decision's
@@ -130,8 +138,7 @@ class _Servicer:
             reply = bid_reply(checked_bid(self.bot.bid(obs), obs))
         except Exception as e:
             self._fail(context, e)
-        note = self.bot._take_note()
-        return reply + pb.BidResponse(note=note).SerializeToString() if note else reply
+        return noted(reply, self.bot._take_note())
 
     def Play(self, request: pb.DecisionRequest, context: grpc.ServicerContext) -> bytes:
         obs = Observation(request)
@@ -140,8 +147,7 @@ class _Servicer:
             reply = play_reply(checked_card(self.bot.play(obs), obs))
         except Exception as e:
             self._fail(context, e)
-        note = self.bot._take_note()
-        return reply + pb.PlayResponse(note=note).SerializeToString() if note else reply
+        return noted(reply, self.bot._take_note())
 
     def Notify(self, request: pb.Notification, context: grpc.ServicerContext) -> pb.NotifyResponse:
         try:
@@ -213,8 +219,14 @@ def run(bot: Bot, argv: list[str] | None = None) -> None:
     serve(_Servicer(bot), bot.name or type(bot).__name__, _address(argv))
 
 
-def serve(servicer: _Servicer, name: str, address: str) -> None:
-    """Serve ``servicer`` on ``address`` until stopped (``run``; the stdio bridge)."""
+def serve(
+    servicer: _Servicer,
+    name: str,
+    address: str,
+    started: Callable[[grpc.Server], None] | None = None,
+) -> None:
+    """Serve ``servicer`` on ``address`` until stopped (``run``; the stdio bridge, which is
+    given the server by ``started`` to let a reply out before it exits)."""
     # One worker: the bot's methods are never called concurrently.
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=1))
     server.add_registered_method_handlers(_SERVICE, _method_handlers(servicer))
@@ -227,6 +239,8 @@ def serve(servicer: _Servicer, name: str, address: str) -> None:
     if not address.startswith("unix:"):
         address = f"127.0.0.1:{port}"  # --port 0 asks for any free port: say which
     server.start()
+    if started is not None:
+        started(server)
     print(f"{name} serving on {address}", file=sys.stderr, flush=True)
 
     stopped = threading.Event()

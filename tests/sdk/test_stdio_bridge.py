@@ -11,7 +11,7 @@ import pytest
 
 from arena.bot_specs import resolve_bot
 from arena.limits import Limits
-from arena.play import GameSettings, play_game
+from arena.play import GameSettings, PlayedGame, game_replay, play_game
 from arena.sandbox import open_sandbox
 
 # A program in Python standing for any language: it reads the bridge's lines, answers with
@@ -33,6 +33,9 @@ for line in sys.stdin:
     decisions += 1
     assert message["observation"]["hand"], message
     answer = {{"bid" if kind == "bid" else "card": message["legal"][0]}}
+    if FAULT == "notes":  # a note on each answer: long at the first, not a string at the second
+        note = "x" * 500 if decisions == 1 else 42 if decisions == 2 else ""
+        answer["note"] = note or f"{{kind}} {{decisions}}"
     if decisions == AT:
         if FAULT == "garbage":
             print("thinking hard...", flush=True)
@@ -58,9 +61,8 @@ def stdio_bot(tmp_path: Path, fault: str = "", at: int = 0) -> Path:
     return bot
 
 
-def play(bot: Path, tmp_path: Path) -> tuple[str, str, str]:
-    """One game, the bot in seats 0 and 2: the forfeit's reason and detail ("" if none),
-    and seat 0's log."""
+def play_one(bot: Path, tmp_path: Path) -> PlayedGame:
+    """One game, the bot in seats 0 and 2."""
     sandbox = open_sandbox("process")
     limits = Limits(move_ms=300, bank_ms=500)
     try:
@@ -71,6 +73,13 @@ def play(bot: Path, tmp_path: Path) -> tuple[str, str, str]:
             game = play_game([own, other, own, other], 11, sandbox, settings)
     finally:
         sandbox.close()
+    return game
+
+
+def play(bot: Path, tmp_path: Path) -> tuple[str, str, str]:
+    """One game, the bot in seats 0 and 2: the forfeit's reason and detail ("" if none),
+    and seat 0's log."""
+    game = play_one(bot, tmp_path)
     forfeit = game.outcome.forfeit
     log = game.logs[0].read_text(errors="replace")
     if forfeit is None:
@@ -83,6 +92,27 @@ def test_a_program_plays_a_whole_game_through_the_bridge(tmp_path: Path) -> None
     reason, detail, log = play(stdio_bot(tmp_path), tmp_path)
     assert (reason, detail) == ("", "")
     assert "play answered" in log  # its stderr is the bot's log
+
+
+def test_a_program_s_notes_reach_the_replay_cut_as_the_sdk_s(tmp_path: Path) -> None:
+    game = play_one(stdio_bot(tmp_path, "notes"), tmp_path)
+    assert game.outcome.forfeit is None
+    replay = game_replay(game)
+    noted: dict[int, list[str | None]] = {0: [], 2: []}
+    for dealing in replay.deals:
+        for b in dealing.bids:
+            noted.setdefault(b.seat, []).append(b.note)
+        for trick in dealing.tricks:
+            notes = trick.notes or (None,) * len(trick.plays)
+            for (seat, _), note in zip(trick.plays, notes, strict=True):
+                noted.setdefault(seat, []).append(note)
+    for seat in (0, 2):  # each seat is its own program, with its own count of decisions
+        mine = noted[seat]
+        assert mine[0] == "x" * 160  # cut to the referee's length
+        assert mine[1] is None  # 42 is no note: dropped, and no fault
+        assert mine[2] in ("bid 3", "play 3")
+        assert sum(note is not None for note in mine) == 100  # the game's cap of noted decisions
+    assert not any(noted[1] + noted[3])  # the other bots noted nothing
 
 
 @pytest.mark.parametrize(
