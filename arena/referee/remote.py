@@ -47,6 +47,9 @@ Reply = TypeVar("Reply")
 # the referee's own work after it (freezing the bot, parsing) must not shift the release.
 PACE_MARGIN_MS = 2.0
 
+# Statuses a bot's server answers a call with (never gRPC's own): the bot refused it.
+_REFUSALS = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
+
 
 @dataclass
 class Timing:
@@ -130,8 +133,11 @@ class RemotePlayer:
             detail = e.details() if isinstance(e, grpc.RpcError) else ""
             secs = self.limits.startup_ms / 1000
             how = f"{died} during start-up" if died else f"no answer to Hello within {secs:g} s"
-            refused = isinstance(e, grpc.RpcError) and e.code() != grpc.StatusCode.DEADLINE_EXCEEDED
-            if not died and refused and detail:  # it answered, with an error (stdio bridge)
+            code = e.code() if isinstance(e, grpc.RpcError) else None
+            # It answered, with an error: a status only a bot's own server sends (the SDK's,
+            # the stdio bridge's) is its answer even if the bot ended just after sending it.
+            answered = code in _REFUSALS or (code == grpc.StatusCode.INTERNAL and not died)
+            if answered and detail:
                 how = "refused Hello:"
             fault = StartupFault(self.seat, self.label, f"{how} {detail}".strip())
             raise fault from None
