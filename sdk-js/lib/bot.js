@@ -4,6 +4,15 @@
 const { Random } = require("./random");
 
 const HOOKS = ["onTrick", "onDealEnd", "onGameEnd"];
+// What the referee keeps of a bot's notes (docs/sdk.md), as the Python SDK's bot.py.
+const NOTE_MAX_CHARS = 160;
+const NOTES_PER_GAME = 100;
+
+/** The first `n` characters of `text` (code points, as the referee counts them). */
+function cut(text, n) {
+  const chars = Array.from(text);
+  return chars.length <= n ? text : chars.slice(0, n).join("");
+}
 
 /**
  * Extend it and answer `bid(obs)` and `play(obs)` (either may return a Promise); the hooks
@@ -20,6 +29,32 @@ class Bot {
     this.seat = -1;
     this.limits = Object.freeze({ moveMs: 1000, bankMs: 10000 });
     this.rules = {};
+    this._noteParts = []; // this decision's notes so far
+    this._notesSent = 0; // noted decisions this game
+  }
+
+  /**
+   * Attach `text` to the decision being made (call it from `bid` or `play`): the replay
+   * shows it beside that step, to you (the bot's owner) and to operators only. Several
+   * notes in one decision are joined with " · "; plain text, cut to 160 characters; after
+   * 100 noted decisions in a game the rest are dropped.
+   */
+  note(text) {
+    const parts = this._noteParts;
+    const kept = parts.reduce((sum, part) => sum + part.length, 0);
+    // Beyond the cap nothing more is kept: a note in a loop grows nothing.
+    if (this._notesSent < NOTES_PER_GAME && kept <= NOTE_MAX_CHARS) {
+      parts.push(cut(String(text), NOTE_MAX_CHARS + 1));
+    }
+  }
+
+  /** The note of the decision just made ("" if none), counted against the game's cap. */
+  _takeNote() {
+    const parts = this._noteParts;
+    this._noteParts = [];
+    const text = cut(parts.filter((part) => part).join(" · "), NOTE_MAX_CHARS);
+    if (text) this._notesSent += 1;
+    return text;
   }
 
   /** Return one of `obs.legalBids` (a Bid, "pass", "board" or a number of tricks). */
@@ -51,4 +86,4 @@ class Bot {
   }
 }
 
-module.exports = { Bot };
+module.exports = { Bot, NOTE_MAX_CHARS, NOTES_PER_GAME };

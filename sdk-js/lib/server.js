@@ -79,6 +79,8 @@ function handlers(bot) {
       const limits = request.limits ?? { moveMs: 0, bankMs: 0 };
       bot.limits = Object.freeze({ moveMs: limits.moveMs, bankMs: limits.bankMs });
       bot.rng = new Random(request.botSeed || 0);
+      bot._noteParts = [];
+      bot._notesSent = 0; // a new game: a fresh count of notes
       bot.rules = Object.fromEntries(
         Object.entries(request.rules ?? {}).map(([k, v]) => [k, Number(v)]),
       );
@@ -94,14 +96,19 @@ function handlers(bot) {
     },
     Bid(call, callback) {
       const obs = new Observation(call.request);
+      bot._noteParts = []; // a note made outside a decision is no decision's
       answer(callback, async () => {
         const bid = checkedBid(await bot.bid(obs), obs);
-        return { bid: { kind: KINDS[bid.kind], number: bid.number } };
+        return { bid: { kind: KINDS[bid.kind], number: bid.number }, note: bot._takeNote() };
       });
     },
     Play(call, callback) {
       const obs = new Observation(call.request);
-      answer(callback, async () => ({ card: checkedCard(await bot.play(obs), obs).name }));
+      bot._noteParts = [];
+      answer(callback, async () => {
+        const card = checkedCard(await bot.play(obs), obs).name;
+        return { card, note: bot._takeNote() };
+      });
     },
     Notify(call, callback) {
       const request = call.request;

@@ -115,3 +115,27 @@ test("notifications reach the hooks of a bot that has them", async (t) => {
     ["game", [11, -10], null, "normal"],
   ]);
 });
+
+test("notes travel with their decision, joined, cut to 160 characters, 100 a game", async (t) => {
+  class Noter extends Bot {
+    bid(obs) {
+      this.note("bid");
+      this.note("");
+      this.note("with care");
+      return "pass";
+    }
+    play(obs) {
+      this.note("é".repeat(500)); // cut by characters, not bytes or UTF-16 units
+      return obs.legalPlays[0].name;
+    }
+  }
+  const { call, close } = await serve(new Noter());
+  t.after(close);
+  await call("Hello", HELLO);
+  assert.equal((await call("Bid", bidRequest())).note, "bid · with care");
+  assert.equal((await call("Play", followRequest())).note, "é".repeat(160));
+  for (let i = 2; i < 100; i++) await call("Play", followRequest());
+  assert.equal((await call("Play", followRequest())).note, "", "the game's cap: 100 noted decisions");
+  await call("Hello", HELLO); // a new game, a fresh count
+  assert.equal((await call("Bid", bidRequest())).note, "bid · with care");
+});
