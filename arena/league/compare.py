@@ -19,14 +19,14 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
 
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
 from arena.competition.pairs import Pair, team_of
 from arena.competition.sprt import PAIR, PENTANOMIAL, Sprt, closing_lines, opening_line
 from arena.competition.sprt import pair_line as sprt_pair_line
 from arena.competition.statistics import Statistics, seat_statistics
 from arena.engine.replay import Replay
-from arena.limits import Limits
-from arena.play import GameSettings, PlayedGame, game_replay, pair_of, play_many
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import GameSettings, PlayedGame, game_replay, pair_of, play_many
 from arena.read_model import CompareLine, CompareSettings
 from arena.render import forfeit_where, statistics_lines
 from arena.sandbox import Sandbox

@@ -2,7 +2,7 @@
 ratings. SQLite by default (``$ARENA_HOME/arena.db``), PostgreSQL by ``ARENA_DATABASE_URL``.
 """
 
-from arena.home import arena_home
+from arena.host.home import arena_home
 from arena.read_model import (
     MatchStatus,
     RatingModelName,

@@ -12,7 +12,7 @@ from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from arena.home import arena_home
+from arena.host.home import arena_home
 
 from .errors import StoreError, Unavailable
 from .migrate import upgrade_to_head

@@ -21,10 +21,10 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
+from arena.bots.submission import content_hash, pack
 from arena.league.stored_files import code_key
 from arena.league.submit import settle
 from arena.store import Store, open_store
-from arena.submission import content_hash, pack
 from tests.cli.runner import run_arena
 from tests.store.conftest import postgres_schema_url
 

@@ -223,7 +223,7 @@ def named(replay: dict[str, Any], seats: tuple[int, ...], labels: dict[int, str]
 
 
 def rotated(seats: tuple[int, ...]) -> tuple[int, ...]:
-    """The second game's seats: everyone one seat further clockwise (arena.play.rotated)."""
+    """The second game's seats: everyone one seat further clockwise (competition/pairs.py)."""
     return (seats[3], seats[0], seats[1], seats[2])
 
 
