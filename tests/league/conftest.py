@@ -92,7 +92,7 @@ class Arena:
 
     def rows(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table of the store, by table, in primary-key order."""
-        with self.store() as store, store.engine.connect() as connection:
+        with self.store() as store, store.database.connect() as connection:
             return {
                 table.name: [
                     tuple(row)
