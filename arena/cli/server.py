@@ -14,7 +14,7 @@ import typer
 from arena.host.home import arena_home
 from arena.host.platform_logs import setup_logging
 from arena.league.opening import open_ladder
-from arena.service.limits import ServiceLimits
+from arena.service.quotas import ServiceLimits
 from arena.service.tls import server_credentials
 
 from .app import app, fail

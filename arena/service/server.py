@@ -45,7 +45,7 @@ from arena.store import (
 )
 
 from .convert import match_message, standing_message, version_message
-from .limits import Gate, LimitReached, RateLimit, ServiceLimits
+from .quotas import Gate, LimitReached, RateLimit, ServiceLimits
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
 
