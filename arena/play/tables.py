@@ -139,8 +139,8 @@ def referee_table(
     The logs are kept as the game left them; then the table is torn down (the bots stopped,
     their channels closed, the scratch directory removed) by ``tear_down``, given the work
     to do: at once by default, in the background with ``TablePipeline.later``. Stopping a
-    table of containers takes 0.2 s, and 0.5-0.7 s when other workers stop theirs too: time
-    the next game need not wait for, since no bot of this game can reach it."""
+    table of containers takes a good part of a second, more while other workers stop theirs:
+    time the next game need not wait for, since no bot of this game can reach it."""
     channels: list[grpc.Channel] = []
     sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
     tear_down_table = functools.partial(_tear_down, table, channels, sockets)
