@@ -10,7 +10,7 @@
 FROM python:3.11-slim-bookworm
 
 # debootstrap, for `arena image build`: it makes the bots' image offline and imports it into
-# the engine that DOCKER_HOST or the mounted socket reaches (arena/sandbox/image.py). gpgv and
+# the engine that DOCKER_HOST or the mounted socket reaches (arena/images/bot_images.py). gpgv and
 # Debian's archive keyring let it check what it fetches; npm fetches the bot image's locked
 # Node packages. It works in an ordinary (not
 # privileged) container, but only as root: compose.yaml's worker runs as root.
@@ -37,7 +37,7 @@ COPY protos ./protos
 COPY sdk-js ./sdk-js
 # The SDK, then the platform installed in place (editable) from /app: the bot image's tag is
 # a hash of the SDK's files, which `arena image build` and the docker sandbox read from the
-# sdk/ beside the arena package (default_sdk_dir in arena/sandbox/image.py); installed into
+# sdk/ beside the arena package (default_sdk_dir in arena/images/bot_images.py); installed into
 # site-packages, arena would find no sdk/ there. Compiled now: /app is not the user's to write.
 RUN pip install --no-cache-dir ./sdk -e . \
     && python -m compileall -q arena

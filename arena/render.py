@@ -9,7 +9,7 @@ from .engine import BOARD, DealRecord, bid_name, card_name
 from .engine.bids import BOARD_NAMES
 from .engine.cards import SUITS
 from .engine.replay import Forfeit
-from .inert import inert
+from .host.inert import inert
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

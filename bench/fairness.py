@@ -2,7 +2,7 @@
 two opponents spinning in background threads, against the same table with quiet opponents.
 
 In one run, interleaved round by round (the machine is shared and noisy), whole games in the
-docker sandbox through ``arena.play.play_game``, seats 0 and 2 the sample ``heuristic`` bot
+docker sandbox through ``arena.play.tables.play_game``, seats 0 and 2 the sample ``heuristic`` bot
 and seats 1 and 3:
 
 * ``quiet``: ``heuristic`` too;
@@ -40,9 +40,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bot_specs import BotSpec
-from arena.limits import Limits
-from arena.play import GameSettings, play_game
+from arena.bots.limits import Limits
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import GameSettings, play_game
 from arena.sandbox import RunningBot, Sandbox, SandboxError, open_sandbox
 from arena.sandbox.docker import DockerBot
 

@@ -2,7 +2,7 @@
 
 What is measured, in one run, through the code path of ``arena play --games N``:
 
-* ``games``: the wall time of ``arena.play.play_many`` playing ``--games`` consecutive full
+* ``games``: the wall time of ``arena.play.tables.play_many`` playing ``--games`` consecutive full
   games (one at a time, not duplicate) between four copies of a trivial SDK bot (it answers
   ``obs.legal_bids[0]`` / ``obs.legal_plays[0]``), under the ``docker`` backend (one fresh
   container per bot per game) and under the ``process`` backend (one fresh child process per
@@ -39,10 +39,10 @@ from pathlib import Path
 
 import grpc
 
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
 from arena.engine import Rules
-from arena.limits import Limits
-from arena.play import GameSettings, SeatedBot, play_many, start_table
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import GameSettings, SeatedBot, play_many, start_table
 from arena.referee import BotFault
 from arena.sandbox import Sandbox, SandboxError, open_sandbox
 

@@ -37,8 +37,8 @@ from pathlib import Path
 import grpc
 from protocol import BenchError, Positions, Side, run_decisions, summary
 
+from arena.bots.limits import Limits
 from arena.engine import Rules
-from arena.limits import Limits
 from arena.referee import BotFault, RemotePlayer
 
 BENCH = Path(__file__).resolve().parent

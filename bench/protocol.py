@@ -48,8 +48,8 @@ from typing import cast
 import grpc
 from backalley.v1 import player_pb2 as pb
 
+from arena.bots.limits import Limits
 from arena.engine import GameState, Observation, Rules, observe
-from arena.limits import Limits
 from arena.referee import BotFault, RemotePlayer
 from arena.referee.protocol import RequestEncoder, decision_request
 from arena.sandbox import BotProcess, ProcessSandbox

@@ -54,6 +54,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from tournament import CLK_TCK, DEFAULT_URL, BenchError, Cpu, fresh_schema  # bench/tournament.py's
 
+from arena.bots.submission import content_hash, pack
 from arena.competition import round_robin
 from arena.league.apply_ratings import update_ratings
 from arena.league.stored_files import code_key
@@ -67,7 +68,6 @@ from arena.store import (
     VersionStatus,
     open_store,
 )
-from arena.submission import content_hash, pack
 
 APP = "arena-queue-bench"  # the bench's connections, told apart in pg_stat_activity
 SILENT_AFTER_S = 120.0  # the worker's default: nothing is reaped here, the query runs

@@ -6,7 +6,7 @@ round-robin (pairs format, enough games per pairing for ``--results`` matches), 
 and times:
 
 - schedule: ``round_robin`` of the entries; the baseline is a bare list of pairings
-  (``itertools.combinations``, no seeds, no Match objects) of the same length;
+  (``itertools.combinations``, no seeds, no Fixture objects) of the same length;
 - ratings: a full recompute, sequential Elo plus the maximum-likelihood fit; the baseline is
   one plain pass summing each entry's score, the least any rating must do.
 
@@ -42,10 +42,10 @@ from arena.competition import (
     EloFit,
     Entry,
     Fit,
+    Fixture,
     Format,
-    Match,
     RatingModel,
-    Result,
+    ScoredMatch,
     SequentialElo,
     elo,
     fit,
@@ -77,7 +77,7 @@ def timed(fn: Callable[[], T], rounds: int) -> tuple[float, float, T]:
     return statistics.median(walls), statistics.median(cpus), out
 
 
-def simulate(matches: Sequence[Match], truth: dict[Entry, float], seed: int) -> list[Result]:
+def simulate(matches: Sequence[Fixture], truth: dict[Entry, float], seed: int) -> list[ScoredMatch]:
     """A point difference from a logistic whose P(> 0) is Elo's expectation of the truth."""
     rng = random.Random(seed)
     out = []
@@ -87,11 +87,13 @@ def simulate(matches: Sequence[Match], truth: dict[Entry, float], seed: int) -> 
         u = rng.random() or 0.5
         diff = round(mu + POINTS * math.log(u / (1 - u)))
         base = rng.randrange(100, 400)
-        out.append(Result.of(m, (base + max(diff, 0), base + max(-diff, 0))))
+        out.append(ScoredMatch.of(m, (base + max(diff, 0), base + max(-diff, 0))))
     return out
 
 
-def simulate_teams(matches: Sequence[Match], truth: dict[Entry, float], seed: int) -> list[Result]:
+def simulate_teams(
+    matches: Sequence[Fixture], truth: dict[Entry, float], seed: int
+) -> list[ScoredMatch]:
     """As ``simulate``, a team's strength its partners' mean (``mixed``; in ``pairs`` one
     entry twice)."""
     rng = random.Random(seed)
@@ -102,7 +104,7 @@ def simulate_teams(matches: Sequence[Match], truth: dict[Entry, float], seed: in
         u = rng.random() or 0.5
         diff = round(mu + POINTS * math.log(u / (1 - u)))
         base = rng.randrange(100, 400)
-        out.append(Result.of(m, (base + max(diff, 0), base + max(-diff, 0))))
+        out.append(ScoredMatch.of(m, (base + max(diff, 0), base + max(-diff, 0))))
     return out
 
 
@@ -179,7 +181,7 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     return cov / math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
 
 
-def plain_scores(results: Sequence[Result]) -> dict[Entry, float]:
+def plain_scores(results: Sequence[ScoredMatch]) -> dict[Entry, float]:
     score: dict[Entry, float] = {}
     for r in results:
         a, b = r.teams[0][0], r.teams[1][0]

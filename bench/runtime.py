@@ -27,13 +27,13 @@ from pathlib import Path
 
 from match import BenchError, table_hello, timed_games  # bench/match.py's, as the referee does
 
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
 from arena.engine import Rules
-from arena.limits import Limits
+from arena.images.bot_images import image_tag
+from arena.play.bot_specs import BotSpec
 from arena.referee import BotFault
 from arena.sandbox import SandboxError
 from arena.sandbox.docker import DockerSandbox
-from arena.sandbox.image import image_tag
 
 TRIVIAL_BOT = (Path(__file__).resolve().parent / "first_legal" / "bot.py").read_text()
 RUNTIMES = ("runc", "runsc")

@@ -51,8 +51,8 @@ from ratings import SPREAD, simulate, spearman  # bench/ratings.py: its syntheti
 from arena.competition import (
     Adaptive,
     Entry,
-    Match,
-    Result,
+    Fixture,
+    ScoredMatch,
     Situation,
     Table,
     fit,
@@ -289,7 +289,7 @@ def whole_ladder(args: argparse.Namespace) -> None:
     scheduler = Adaptive(batch=args.ladder_batch, spread=args.spread)
     model = EloFit()
     scheduled: list[Table] = []
-    played: list[Result] = []
+    played: list[ScoredMatch] = []
     ad: dict[float, str] = {}
     sim = random.Random(2)
     while len(ad) < len(SPEARMAN_TARGETS):
@@ -299,7 +299,7 @@ def whole_ladder(args: argparse.Namespace) -> None:
             break
         seeds = match_seeds(key, len(scheduled), len(tables))
         matches = [
-            Match(len(scheduled) + i, s, t)
+            Fixture(len(scheduled) + i, s, t)
             for i, (s, t) in enumerate(zip(seeds, tables, strict=True))
         ]
         scheduled += tables
@@ -317,7 +317,7 @@ def whole_ladder(args: argparse.Namespace) -> None:
 
 
 def quality(
-    results: list[Result], truth: dict[Entry, float], entries: list[Entry]
+    results: list[ScoredMatch], truth: dict[Entry, float], entries: list[Entry]
 ) -> tuple[float, float]:
     fitted = fit(results, entries)
     rho = spearman([truth[e] for e in entries], [fitted[e].elo for e in entries])

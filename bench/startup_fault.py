@@ -37,10 +37,10 @@ from pathlib import Path
 
 import grpc
 
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
 from arena.engine import Rules
-from arena.limits import Limits
-from arena.play import SeatedBot
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import SeatedBot
 from arena.referee import BotFault
 from arena.sandbox import Sandbox, SandboxError, SocketFault, open_sandbox
 

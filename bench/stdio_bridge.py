@@ -34,8 +34,8 @@ from pathlib import Path
 import grpc
 from protocol import BenchError, Positions, Side, run_decisions  # bench/protocol.py's
 
+from arena.bots.limits import Limits
 from arena.engine import Rules
-from arena.limits import Limits
 from arena.referee import RemotePlayer
 from arena.sandbox import BotProcess, ProcessSandbox
 

@@ -17,9 +17,9 @@ import argparse
 import contextlib
 import time
 
-from arena.bot_specs import resolve_bot
 from arena.competition.pairs import summarize
-from arena.play import GameSettings, play_many, played_pairs
+from arena.play.bot_specs import resolve_bot
+from arena.play.tables import GameSettings, play_many, played_pairs
 from arena.sandbox import ProcessSandbox
 
 COMPARISONS = [("heuristic", "random"), ("montecarlo", "heuristic")]

@@ -1,9 +1,9 @@
 """How much partners can say by how long they think, at each table pace, and what a pace costs.
 
 A pair of partner bots (``bench/think_signals/bot.py``, seats 0 and 2; the sample
-``heuristic`` at 1 and 3) plays whole games through ``arena.play.play_game``: seat 0 sends one
-bit per trick (after each deal's first) in how long it takes to play, seat 2 times each trick
-between its own ``on_trick`` notifications, as a bot can. Two senders:
+``heuristic`` at 1 and 3) plays whole games through ``arena.play.tables.play_game``: seat 0
+sends one bit per trick (after each deal's first) in how long it takes to play, seat 2 times
+each trick between its own ``on_trick`` notifications, as a bot can. Two senders:
 
 * ``free``: a 1 is a sleep of 30 ms (at most half the free time per decision): no bank
   spent, unless the machine delays the answer past the free time;
@@ -35,9 +35,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bot_specs import BotSpec
-from arena.limits import Limits
-from arena.play import GameSettings, PlayedGame, play_game, play_many
+from arena.bots.limits import Limits
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import GameSettings, PlayedGame, play_game, play_many
 from arena.sandbox import Sandbox, SandboxError, open_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent

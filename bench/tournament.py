@@ -76,16 +76,16 @@ from pathlib import Path
 from sqlalchemy import create_engine, exc, text
 from sqlalchemy.engine import make_url
 
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
+from arena.bots.submission import content_hash, pack
 from arena.competition import round_robin
 from arena.engine.replay import verify_replay
 from arena.league.stored_files import code_key
-from arena.limits import Limits
-from arena.play import GameSettings, play_game
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import GameSettings, play_game
 from arena.sandbox import SandboxError, open_sandbox
 from arena.sandbox.docker import OWNER_LABEL
 from arena.store import MatchSpec, MatchStatus, Store, StoreError, VersionStatus, open_store
-from arena.submission import content_hash, pack
 
 DEFAULT_URL = "postgresql+psycopg://arena:arena@127.0.0.1:5432/arena_test"
 TARGET = 3.5

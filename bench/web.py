@@ -112,7 +112,7 @@ def build(store: Store, bots: int, results: int, replay: dict[str, Any]) -> str:
                 }
             )  # fmt: skip
             elo[vid] += delta
-    with store.engine.begin() as connection:
+    with store.database.begin() as connection:
         for start in range(0, len(matches), 5000):
             connection.execute(insert(Match), matches[start : start + 5000])
         for start in range(0, len(history), 10000):

@@ -22,12 +22,12 @@ from typer._click.core import Context
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from arena import __version__
-from arena.attached import DEFAULT_TIMEOUT_S, is_attached
-from arena.bot_specs import BotSpec, attached_spec, built, resolve_bot, sample_bot_names
+from arena.bots.limits import LADDER_PACE_MS, Limits
 from arena.engine import Rules, RulesError
 from arena.engine.replay import ReplayError, read_replay
-from arena.inert import inert
-from arena.limits import LADDER_PACE_MS, Limits
+from arena.host.inert import inert
+from arena.play.attached import DEFAULT_TIMEOUT_S, is_attached
+from arena.play.bot_specs import BotSpec, attached_spec, built, resolve_bot, sample_bot_names
 
 from .options import SandboxOption
 
@@ -36,7 +36,7 @@ from .options import SandboxOption
 # read no store (tests/architecture/test_light_imports.py).
 if TYPE_CHECKING:
     from arena.engine import DealRecord
-    from arena.play import GameSettings, PlayedGame
+    from arena.play.tables import GameSettings, PlayedGame
     from arena.sandbox import Sandbox
 
 app = typer.Typer(
@@ -265,7 +265,7 @@ def play(
     ] = None,
 ) -> None:
     """Play games between four bots, each in its own sandbox, speaking the gRPC protocol."""
-    from arena.play import GameSettings
+    from arena.play.tables import GameSettings
     from arena.sandbox import SandboxError
 
     if len(bots) != 4:
@@ -350,7 +350,7 @@ def _play(
     sandbox: Sandbox,
 ) -> list[PlayedGame]:
     from arena.competition.pairs import summarize
-    from arena.play import play_many, played_pairs
+    from arena.play.tables import play_many, played_pairs
 
     single = games == 1 and not duplicate
     out.print(
@@ -385,7 +385,7 @@ def _play(
 def _print_statistics(played: list[PlayedGame]) -> None:
     """Each bot's figures over the games, computed from their replays."""
     from arena.competition.statistics import by_bot
-    from arena.play import game_replay
+    from arena.play.tables import game_replay
     from arena.render import statistics_lines
 
     out.print("statistics, per bot:", markup=False)
@@ -402,7 +402,7 @@ def _forfeited_by(played: list[PlayedGame], spec: BotSpec) -> bool:
 def _play_one(
     specs: list[BotSpec], seed: int, settings: GameSettings, sandbox: Sandbox
 ) -> PlayedGame:
-    from arena.play import play_game
+    from arena.play.tables import play_game
     from arena.render import deal_lines, forfeit_lines
 
     names = [f"{seat}:{spec.label}" for seat, spec in enumerate(specs)]
@@ -463,7 +463,7 @@ def _print_game_line(game: PlayedGame) -> None:
 
 
 def _write_replay(game: PlayedGame, path: Path, record_think: bool) -> None:
-    from arena.play import game_replay
+    from arena.play.tables import game_replay
 
     data = game_replay(game, think=record_think)
     try:
@@ -518,9 +518,7 @@ def image_build(
     """Build the images bots run in and are built in, offline; a no-op if present."""
     import time
 
-    from arena.sandbox.docker_engine import docker_client
-    from arena.sandbox.errors import SandboxError
-    from arena.sandbox.image import (
+    from arena.images.bot_images import (
         build_image_tag,
         ensure_build_image,
         ensure_image,
@@ -528,6 +526,8 @@ def image_build(
         image_size,
         image_tag,
     )
+    from arena.sandbox.docker_engine import docker_client
+    from arena.sandbox.errors import SandboxError
 
     start = time.monotonic()
 
@@ -556,7 +556,7 @@ def image_build(
             size = image_size(client, build_tag)
             out.print(f"{build_tag}: built in {took:.0f} s · {size / 1e6:.0f} MB", markup=False)
         if platform:
-            from arena.service_images import SERVICE_IMAGES, ensure_service_image
+            from arena.images.service_images import SERVICE_IMAGES, ensure_service_image
 
             for service in SERVICE_IMAGES:
                 start = time.monotonic()
@@ -577,8 +577,8 @@ def image_build(
 @image_app.command("tag")
 def image_tag_command() -> None:
     """Print the tag of the image the current source wants."""
+    from arena.images.bot_images import image_tag
     from arena.sandbox.errors import SandboxError
-    from arena.sandbox.image import image_tag
 
     try:
         out.print(image_tag(), markup=False)

@@ -1,5 +1,5 @@
 """``arena check-bot``: the conformance check of one bot, each rule it breaks named
-(``arena/conformance.py``)."""
+(``arena/play/conformance.py``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from arena.attached import is_attached
-from arena.bot_specs import attached_spec, built, resolve_bot
-from arena.limits import Limits
+from arena.bots.limits import Limits
+from arena.play.attached import is_attached
+from arena.play.bot_specs import attached_spec, built, resolve_bot
 
 from .app import app, complete_bot, err, fail, out, sandbox_for
 from .options import SandboxOption
@@ -41,8 +41,8 @@ def check_bot(
     positions and name each rule it breaks (exit status 1 if it breaks any)."""
     import contextlib
 
-    from arena.conformance import RULES
-    from arena.conformance import check_bot as run_check
+    from arena.play.conformance import RULES
+    from arena.play.conformance import check_bot as run_check
     from arena.render import log_tail
     from arena.sandbox import SandboxError
 

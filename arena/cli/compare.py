@@ -54,8 +54,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.bot_specs import BotSpec, built, resolve_bot
-from arena.limits import Limits
+from arena.bots.limits import Limits
+from arena.play.bot_specs import BotSpec, built, resolve_bot
 from arena.read_model import CompareLine, CompareSettings
 from arena.service.tls import ClientTls
 

@@ -25,12 +25,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from arena.bot_specs import SAMPLE_BOTS, sample_bot, sample_bot_names
+from arena.bots.limits import LADDER_PACE_MS, stored_limits
+from arena.bots.submission import SubmissionError
 from arena.engine.replay import ReplayError, verify_replay
-from arena.inert import inert, inert_bytes
+from arena.host.inert import inert, inert_bytes
+from arena.host.platform_logs import setup_logging
 from arena.league.opening import open_ladder
-from arena.limits import LADDER_PACE_MS, stored_limits
-from arena.logs import setup_logging
+from arena.play.bot_specs import SAMPLE_BOTS, sample_bot, sample_bot_names
 from arena.read_model import (
     LADDER,
     SILENT_AFTER_S,
@@ -41,7 +42,6 @@ from arena.read_model import (
     Standing,
 )
 from arena.service.tls import ClientTls
-from arena.submission import SubmissionError
 
 from .app import app, bots_app, cells, err, fail, out, replay_app, sandbox_for
 from .options import (

@@ -11,10 +11,10 @@ from typing import Annotated
 
 import typer
 
-from arena.home import arena_home
+from arena.host.home import arena_home
+from arena.host.platform_logs import setup_logging
 from arena.league.opening import open_ladder
-from arena.logs import setup_logging
-from arena.service.limits import ServiceLimits
+from arena.service.quotas import ServiceLimits
 from arena.service.tls import server_credentials
 
 from .app import app, fail

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.inert import inert
+from arena.host.inert import inert
 from arena.read_model import SILENT_AFTER_S, MatchStatus, Problem, Status
 from arena.service.tls import ClientTls
 

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
-from .results import Result, entry_key
+from .results import ScoredMatch, entry_key
 from .schedule import Entry
 
 INITIAL = 1500.0
@@ -50,7 +50,7 @@ Floats = npt.NDArray[np.float64]
 
 
 def elo_steps(
-    results: Iterable[Result],
+    results: Iterable[ScoredMatch],
     k: float = K,
     initial: float = INITIAL,
     start: Mapping[Entry, float] | None = None,
@@ -65,7 +65,7 @@ def elo_steps(
 
 
 def elo(
-    results: Iterable[Result],
+    results: Iterable[ScoredMatch],
     k: float = K,
     initial: float = INITIAL,
     entries: Iterable[Entry] = (),
@@ -78,7 +78,7 @@ def elo(
     return {e: ratings[e] for e in sorted(ratings, key=entry_key)}
 
 
-def in_schedule_order(results: Iterable[Result]) -> list[Result]:
+def in_schedule_order(results: Iterable[ScoredMatch]) -> list[ScoredMatch]:
     ordered = sorted(results, key=attrgetter("index"))
     for before, after in itertools.pairwise(ordered):
         if before.index == after.index:
@@ -86,7 +86,7 @@ def in_schedule_order(results: Iterable[Result]) -> list[Result]:
     return ordered
 
 
-def _apply(ratings: dict[Entry, float], r: Result, k: float, initial: float) -> None:
+def _apply(ratings: dict[Entry, float], r: ScoredMatch, k: float, initial: float) -> None:
     (a, c), (b, d) = r.teams
     ra, rb, rc, rd = (ratings.get(e, initial) for e in (a, b, c, d))
     delta = k * (r.score - 1.0 / (1.0 + 10.0 ** ((rb + rd - ra - rc) / 800.0)))
@@ -143,7 +143,7 @@ def _los(cov: Floats, elo: Floats, i: int, j: int) -> float:
 
 
 def fit(
-    results: Iterable[Result],
+    results: Iterable[ScoredMatch],
     entries: Iterable[Entry] = (),
     prior_sd: float = PRIOR_SD,
     initial: float = INITIAL,

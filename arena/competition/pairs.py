@@ -34,7 +34,7 @@ def first_game_seat(game: int, seat: int) -> int:
     return seat if game == 1 else (seat - 1) % SEATS
 
 
-def team_of(game: int, seat: int) -> int:
+def team_in_game(game: int, seat: int) -> int:
     """The pair's team at ``seat`` of ``game`` (1 or 2)."""
     return seat % 2 if game == 1 else 1 - seat % 2
 
@@ -94,7 +94,7 @@ class Pair:
     def winner(self) -> int | None:
         """The team that won the pair: the first fault loses it, else more points win."""
         if (fault := self.forfeit) is not None:
-            return 1 - team_of(*fault)
+            return 1 - team_in_game(*fault)
         a, b = self.points
         return None if a == b else 0 if a > b else 1
 
@@ -110,7 +110,7 @@ class Pair:
         results = []
         for number, game in enumerate(self.games, 1):
             if game.forfeit_seat is not None:
-                results.append(float(team_of(number, game.forfeit_seat)))  # the other team won
+                results.append(float(team_in_game(number, game.forfeit_seat)))  # the other team won
             else:
                 results.append(score_of_points(by_team(number, game.totals)))
         return sum(results) / 2

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .elo_ratings import INITIAL, NATS, PRIOR_SD, Z95, elo_steps, fit, in_schedule_order
-from .results import Result, entry_key
+from .results import ScoredMatch, entry_key
 from .schedule import Entry
 
 
@@ -76,14 +76,14 @@ class RatingModel(Protocol):
         """An entry's state before its first result."""
         ...
 
-    def update(self, states: Mapping[Entry, State], result: Result) -> dict[Entry, State]:
+    def update(self, states: Mapping[Entry, State], result: ScoredMatch) -> dict[Entry, State]:
         """The new states of the entries that played ``result``; ``states`` holds the
         current ones (an entry missing from it is at :meth:`initial`)."""
         ...
 
     def show(
         self,
-        results: Sequence[Result],
+        results: Sequence[ScoredMatch],
         entries: Iterable[Entry],
         states: Mapping[Entry, State],
     ) -> Ranking:
@@ -93,7 +93,7 @@ class RatingModel(Protocol):
 
 
 def steps(
-    model: RatingModel, results: Iterable[Result], start: Mapping[Entry, State] | None = None
+    model: RatingModel, results: Iterable[ScoredMatch], start: Mapping[Entry, State] | None = None
 ) -> Iterator[tuple[int, dict[Entry, State]]]:
     """Apply results in schedule order (sorted by index here, whatever order they came in)
     from ``start``; after each, yield its index and the new states of the entries that
@@ -106,7 +106,7 @@ def steps(
 
 
 def states_after(
-    model: RatingModel, results: Iterable[Result], entries: Iterable[Entry] = ()
+    model: RatingModel, results: Iterable[ScoredMatch], entries: Iterable[Entry] = ()
 ) -> dict[Entry, State]:
     """Every entry's state after all results in schedule order; ``entries`` adds those
     without results (at the initial state)."""
@@ -146,7 +146,7 @@ def normal_los(
     return los
 
 
-def all_entries(results: Sequence[Result], entries: Iterable[Entry]) -> set[Entry]:
+def all_entries(results: Sequence[ScoredMatch], entries: Iterable[Entry]) -> set[Entry]:
     return {e for r in results for team in r.teams for e in team} | set(entries)
 
 
@@ -162,7 +162,7 @@ class SequentialElo:
     def initial(self) -> State:
         return State(INITIAL)
 
-    def update(self, states: Mapping[Entry, State], result: Result) -> dict[Entry, State]:
+    def update(self, states: Mapping[Entry, State], result: ScoredMatch) -> dict[Entry, State]:
         playing = {e for team in result.teams for e in team}
         start = {e: states[e].value for e in playing if e in states}
         [(_, after)] = elo_steps([result], start=start)
@@ -170,7 +170,7 @@ class SequentialElo:
 
     def show(
         self,
-        results: Sequence[Result],
+        results: Sequence[ScoredMatch],
         entries: Iterable[Entry],
         states: Mapping[Entry, State],
     ) -> Ranking:
@@ -206,12 +206,12 @@ class EloFit:
     def initial(self) -> State:
         return self._sequential.initial()
 
-    def update(self, states: Mapping[Entry, State], result: Result) -> dict[Entry, State]:
+    def update(self, states: Mapping[Entry, State], result: ScoredMatch) -> dict[Entry, State]:
         return self._sequential.update(states, result)
 
     def show(
         self,
-        results: Sequence[Result],
+        results: Sequence[ScoredMatch],
         entries: Iterable[Entry],
         states: Mapping[Entry, State],
     ) -> Ranking:

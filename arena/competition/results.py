@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .pairs import score_of_points
-from .schedule import Entry, Match, Team
+from .schedule import Entry, Fixture, Team
 
 SCORES = (0.0, 0.5, 1.0)
 
@@ -18,7 +18,7 @@ def entry_key(entry: Entry) -> tuple[int, int, str]:
 
 
 @dataclass(frozen=True)
-class Result:
+class ScoredMatch:
     index: int  # the match's schedule index
     teams: tuple[Team, Team]
     totals: tuple[int, int]  # each team's points over both games of the pair
@@ -31,7 +31,7 @@ class Result:
             raise ValueError(f"match {self.index}: an entry on both teams {self.teams!r}")
 
     @classmethod
-    def of(cls, match: Match, totals: tuple[int, int], score: float | None = None) -> Result:
+    def of(cls, match: Fixture, totals: tuple[int, int], score: float | None = None) -> ScoredMatch:
         """``score`` defaults to what the totals say; give it when a forfeit decided it."""
         return cls(
             match.index, match.teams, totals, score_of_points(totals) if score is None else score
@@ -55,7 +55,7 @@ class Record:
         return self.diff / self.pairs if self.pairs else 0.0
 
 
-def records(results: Iterable[Result], entries: Iterable[Entry] = ()) -> dict[Entry, Record]:
+def records(results: Iterable[ScoredMatch], entries: Iterable[Entry] = ()) -> dict[Entry, Record]:
     """Each entry's record (both partners of a mixed team share the team's), ordered by
     ``entry_key``; ``entries`` adds those without results yet."""
     tally: dict[Entry, list[int]] = {e: [0, 0, 0, 0, 0] for e in entries}

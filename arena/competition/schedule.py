@@ -1,6 +1,6 @@
 """Round-robin schedules of duplicate matches, in the order they are to be played.
 
-A ``Match`` is one duplicate pair of games: the same seeded deals twice, the second time with
+A ``Fixture`` is one duplicate pair of games: the same seeded deals twice, the second time with
 the partnerships swapped between seats, so neither team keeps the better cards. The pair is
 the unit of result.
 
@@ -50,7 +50,7 @@ class ScheduleError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class Fixture:
     index: int  # position in the ladder's schedule; results are rated in this order
     seed: int  # the deals of both games
     teams: tuple[Team, Team]
@@ -98,7 +98,7 @@ def round_robin(
     games_per_pairing: int = 1,
     seed_key: bytes = b"",
     start: int = 0,
-) -> list[Match]:
+) -> list[Fixture]:
     """Every match among ``entries``, indexed from ``start``.
 
     Pairs are ordered by the circle method, so at any point of a run every entry has played
@@ -124,7 +124,7 @@ def grow(
     games_per_pairing: int = 1,
     seed_key: bytes = b"",
     start: int = 0,
-) -> list[Match]:
+) -> list[Fixture]:
     """The matches to append when ``new`` joins ``entries``: exactly those it plays in.
 
     ``start`` is the length of the schedule so far. As sets of pairings,
@@ -146,10 +146,10 @@ def grow(
     return _numbered(tables, seed_key, start)
 
 
-def _numbered(tables: Iterator[tuple[Team, Team]], seed_key: bytes, start: int) -> list[Match]:
+def _numbered(tables: Iterator[tuple[Team, Team]], seed_key: bytes, start: int) -> list[Fixture]:
     teams = list(tables)
     seeds = match_seeds(seed_key, start, len(teams))
-    return [Match(i, s, t) for i, (s, t) in enumerate(zip(seeds, teams, strict=True), start)]
+    return [Fixture(i, s, t) for i, (s, t) in enumerate(zip(seeds, teams, strict=True), start)]
 
 
 def _oriented(a: Team, b: Team, rep: int) -> tuple[Team, Team]:

@@ -20,7 +20,7 @@ from openskill.models import BradleyTerryFull
 
 from .elo_ratings import Z95
 from .rating_model import Ranking, Shown, State, all_entries, normal_los, ranked
-from .results import Result
+from .results import ScoredMatch
 from .schedule import Entry
 
 MU = 25.0
@@ -38,7 +38,7 @@ class WengLin:
     def initial(self) -> State:
         return State(MU, SIGMA)
 
-    def update(self, states: Mapping[Entry, State], result: Result) -> dict[Entry, State]:
+    def update(self, states: Mapping[Entry, State], result: ScoredMatch) -> dict[Entry, State]:
         # A team's distinct members, in seat order: (a, a) in pairs is one entry.
         teams = [list(dict.fromkeys(team)) for team in result.teams]
         current = [[states.get(e, self.initial()) for e in team] for team in teams]
@@ -57,7 +57,7 @@ class WengLin:
 
     def show(
         self,
-        results: Sequence[Result],
+        results: Sequence[ScoredMatch],
         entries: Iterable[Entry],
         states: Mapping[Entry, State],
     ) -> Ranking:

@@ -1,4 +1,4 @@
-"""The replay format, version 1: a whole game as JSON-ready data, and its verifier.
+"""Replays built and verified: a played game as a ``Replay``, and the rules run again over one.
 
 ``build_replay`` turns a played ``GameState`` into a ``Replay`` (``replay_format``: the
 documented JSON, docs/replay.md); ``verify_replay`` re-runs the rules over such JSON and raises

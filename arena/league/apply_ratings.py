@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arena.competition import Entry, Result, State, model_named, steps
+from arena.competition import Entry, ScoredMatch, State, model_named, steps
 from arena.competition.pairs import score_of_winner
 from arena.store import Match, MatchStatus, Rating, RatingStep, Store, StoreError
 
 NEVER_RATED = (MatchStatus.ERROR, MatchStatus.CANCELLED)
 
 
-def result_of(match: Match) -> Result:
+def result_of(match: Match) -> ScoredMatch:
     assert match.points_team0 is not None and match.points_team1 is not None
     totals = (match.points_team0, match.points_team1)
-    return Result(match.schedule_index, match.teams, totals, score_of_winner(match.winner))
+    return ScoredMatch(match.schedule_index, match.teams, totals, score_of_winner(match.winner))
 
 
-def done_results(matches: Iterable[Match]) -> list[Result]:
+def done_results(matches: Iterable[Match]) -> list[ScoredMatch]:
     return [result_of(m) for m in matches if m.status == MatchStatus.DONE]
 
 

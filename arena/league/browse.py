@@ -19,7 +19,7 @@ from arena.competition.pairs import first_game_seat
 from arena.competition.statistics import Statistics
 from arena.competition.tallies import opponent_versions
 from arena.engine.replay import Replay
-from arena.inert import inert_tree
+from arena.host.inert import inert_tree
 from arena.read_model import LADDER, BotStatistics, Entrant, MatchRow, Standing, VersionRow
 from arena.store import AuthError as AuthError  # it imports nothing of the store
 from arena.store import Forbidden as Forbidden

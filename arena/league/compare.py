@@ -19,14 +19,14 @@ import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
 
-from arena.bot_specs import BotSpec
-from arena.competition.pairs import Pair, team_of
+from arena.bots.limits import Limits
+from arena.competition.pairs import Pair, team_in_game
 from arena.competition.sprt import PAIR, PENTANOMIAL, Sprt, closing_lines, opening_line
 from arena.competition.sprt import pair_line as sprt_pair_line
 from arena.competition.statistics import Statistics, seat_statistics
 from arena.engine.replay import Replay
-from arena.limits import Limits
-from arena.play import GameSettings, PlayedGame, game_replay, pair_of, play_many
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import GameSettings, PlayedGame, game_replay, pair_of, play_many
 from arena.read_model import CompareLine, CompareSettings
 from arena.render import forfeit_where, statistics_lines
 from arena.sandbox import Sandbox
@@ -115,7 +115,7 @@ def sides_statistics(replays: list[Replay]) -> tuple[Statistics, Statistics]:
     sides: tuple[list[Statistics], list[Statistics]] = ([], [])
     for index, replay in enumerate(replays):
         for seat, stats in enumerate(seat_statistics(replay)):
-            sides[team_of(index % 2 + 1, seat)].append(stats)
+            sides[team_in_game(index % 2 + 1, seat)].append(stats)
     a, b = (
         replace(Statistics.total(side), decisions=0, think_total_ms=0.0, think_max_ms=None)
         for side in sides
@@ -241,6 +241,6 @@ def _forfeits(match: Match, labels: tuple[str, str]) -> tuple[str, ...]:
     """The store keeps the first forfeit only: the one that decided the pair."""
     if match.forfeit_game is None or match.forfeit_seat is None:
         return ()
-    team = team_of(match.forfeit_game, match.forfeit_seat)
+    team = team_in_game(match.forfeit_game, match.forfeit_seat)
     reason = match.forfeit_reason or ""
     return (forfeit_note(match.forfeit_game, match.forfeit_seat, labels[team], reason),)

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 
 from arena.competition import grow
-from arena.inert import inert
+from arena.host.inert import inert
 from arena.read_model import LADDER, Problem, ScheduleKind, TournamentFormat
 from arena.store import JobKind, MatchSpec, NotFound, Store, Tournament
 

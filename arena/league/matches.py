@@ -8,14 +8,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
 from arena.competition.pairs import Pair, PairGame, by_team, second_seating
 from arena.competition.statistics import seat_statistics
 from arena.competition.tallies import PlayedPair, match_figures
 from arena.engine import Rules
 from arena.engine.replay import Replay
-from arena.limits import Limits
-from arena.play import (
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import (
     GameSettings,
     PlayedGame,
     TablePipeline,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena import submission
+from arena.bots import submission
 from arena.engine.replay import Replay
 from arena.store import Store
 

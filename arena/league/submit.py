@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from arena import submission
+from arena.bots import submission
 from arena.read_model import LADDER
 from arena.store import (
     BotVersion,

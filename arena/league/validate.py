@@ -18,12 +18,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena import manifest, submission
-from arena.bot_specs import SAMPLE_BOTS, BotSpec
-from arena.crashpoint import crash_point
+from arena.bots import manifest, submission
+from arena.bots.limits import Limits
 from arena.engine.replay import Forfeit
-from arena.limits import Limits
-from arena.play import GameSettings, game_replay, play_game
+from arena.host.crashpoint import crash_point
+from arena.play.bot_specs import SAMPLE_BOTS, BotSpec
+from arena.play.tables import GameSettings, game_replay, play_game
 from arena.render import forfeit_where
 from arena.sandbox import Sandbox
 from arena.sandbox.build import BuildFailed, build_bot, builder_of

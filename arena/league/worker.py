@@ -20,7 +20,7 @@ unplayed (``match_released``), no attempt counted.
 
 The worker reports itself in the store (``arena status``): registered when it starts, a
 heartbeat every ``heartbeat_s`` with the matches finished since the last one, stopped when
-it ends. It logs each step as a structured event (``arena.logs``): ``worker_started``,
+it ends. It logs each step as a structured event (``arena.host.platform_logs``): ``worker_started``,
 ``match_claimed``, ``match_done``, ``match_failed``, ``match_dropped``, ``match_reaped``,
 ``match_released``, ``worker_stopped``, ``repaired`` (what ``doctor.repair`` mended as the
 worker started), and ``worker_heartbeat_failed`` / ``claim_failed`` /
@@ -38,9 +38,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from arena.crashpoint import crash_point
-from arena.limits import stored_limits
-from arena.play import TablePipeline
+from arena.bots.limits import stored_limits
+from arena.host.crashpoint import crash_point
+from arena.play.tables import TablePipeline
 from arena.read_model import SILENT_AFTER_S
 from arena.sandbox import Sandbox
 from arena.store import Job, JobKind, Match, Store
@@ -373,7 +373,8 @@ class Claimed:
 
 
 def _event(level: int, event: str, message: str, *, exc_info: bool = False, **fields: Any) -> None:
-    """A structured log event (``arena.logs``): ``event`` and ``fields`` go in ``extra``."""
+    """A structured log event (``arena.host.platform_logs``): ``event`` and ``fields`` go in
+    ``extra``."""
     log.log(level, message, exc_info=exc_info, extra={"event": event, **fields})
 
 

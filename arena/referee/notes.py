@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.engine.replay import NotesCut
-from arena.inert import inert
+from arena.host.inert import inert
 
 NOTE_MAX_CHARS = 160
 NOTES_PER_GAME = 100

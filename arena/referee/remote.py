@@ -24,10 +24,10 @@ from backalley.v1 import player_pb2 as pb
 from backalley.v1 import player_pb2_grpc as pb_grpc
 from google.protobuf.message import DecodeError
 
+from arena.bots.limits import Limits
 from arena.engine import Observation, Phase, Rules, action_name
 from arena.engine.events import Event
 from arena.engine.replay import ThinkTime
-from arena.limits import Limits
 
 from .faults import BotFault, CrashFault, IllegalFault, ProtocolFault, StartupFault, TimeoutFault
 from .notes import NoteTaker

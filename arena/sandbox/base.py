@@ -6,7 +6,7 @@ import signal
 from pathlib import Path
 from typing import Protocol
 
-from arena.limits import Limits
+from arena.bots.limits import Limits
 
 SOCKET_NAME = "bot.sock"  # in the bot's own run directory, which only it can write
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from arena import manifest, submission
+from arena.bots import manifest, submission
 
 from .errors import SandboxError
 

@@ -38,8 +38,9 @@ def open_sandbox(kind: str, *, python: str | None = None, image: str | None = No
     if kind == "docker":
         if python is not None:
             raise SandboxError("a bot's Python is the image's in the docker sandbox")
+        from arena.images.bot_images import image_tag
+
         from .docker import DockerSandbox  # the docker SDK loads only when it is used
-        from .image import image_tag
 
         return DockerSandbox(image or image_tag(), docker_client())
     return ProcessSandbox(confined=kind == "process", python=python)

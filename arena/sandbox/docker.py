@@ -43,8 +43,8 @@ import docker.types
 import requests.exceptions
 from docker.models.containers import Container
 
-from arena import manifest
-from arena.limits import Limits
+from arena.bots import manifest
+from arena.bots.limits import Limits
 
 from .base import SOCKET_NAME, describe_exit
 from .bot_socket import open_socket
@@ -316,8 +316,9 @@ class DockerSandbox:
     def build(self, bot_dir: Path, command: Sequence[str], limits: BuildLimits) -> BuildOutcome:
         """Run a bot's build in a container of the build image (``docker_build``), in a
         copy under ``$ARENA_SANDBOX_DIR`` if there is one (the engine's host must see it)."""
+        from arena.images.bot_images import build_image_tag
+
         from .docker_build import docker_build
-        from .image import build_image_tag
 
         def run(where: Path) -> BuildOutcome:
             return docker_build(

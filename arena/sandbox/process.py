@@ -48,8 +48,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena import manifest
-from arena.limits import Limits
+from arena.bots import manifest
+from arena.bots.limits import Limits
 
 from .base import SOCKET_NAME, describe_exit
 from .bot_socket import POLL_S, SocketFault, open_socket

@@ -16,7 +16,7 @@ from typing import Any
 
 import grpc
 
-from arena import submission
+from arena.bots import submission
 from arena.engine.replay import Replay
 from arena.read_model import (
     BotLog,

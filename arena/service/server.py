@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import grpc
 
+from arena.bots.submission import MAX_SUBMISSION_BYTES, SubmissionError
 from arena.competition import ScheduleError
 from arena.league.api import LocalLadder, NoResult
 from arena.league.worker import WorkerConfig
@@ -42,10 +43,9 @@ from arena.store import (
     Unavailable,
     User,
 )
-from arena.submission import MAX_SUBMISSION_BYTES, SubmissionError
 
 from .convert import match_message, standing_message, version_message
-from .limits import Gate, LimitReached, RateLimit, ServiceLimits
+from .quotas import Gate, LimitReached, RateLimit, ServiceLimits
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
 

@@ -2,7 +2,7 @@
 ratings. SQLite by default (``$ARENA_HOME/arena.db``), PostgreSQL by ``ARENA_DATABASE_URL``.
 """
 
-from arena.home import arena_home
+from arena.host.home import arena_home
 from arena.read_model import (
     MatchStatus,
     RatingModelName,
@@ -36,10 +36,10 @@ from .models import (
     WorkerState,
 )
 from .store import (
-    Entry,
     ForfeitInfo,
     Job,
     JobKind,
+    LadderEntry,
     MatchResult,
     MatchSpec,
     RatingStep,
@@ -52,11 +52,11 @@ __all__ = [
     "Blob",
     "Bot",
     "BotVersion",
-    "Entry",
     "Forbidden",
     "ForfeitInfo",
     "Job",
     "JobKind",
+    "LadderEntry",
     "Match",
     "MatchResult",
     "MatchSpec",

@@ -20,7 +20,7 @@ from .tokens import new_token
 from .validations import queue_validation
 
 
-class Entry(NamedTuple):
+class LadderEntry(NamedTuple):
     """A bot's ladder entry: its newest active version."""
 
     bot: Bot
@@ -194,7 +194,7 @@ class Accounts(StoreBase):
                 found.setdefault(version.bot_id, []).append(version)
         return found
 
-    def active_entries(self) -> list[Entry]:
+    def active_entries(self) -> list[LadderEntry]:
         """The newest active version of every bot, by bot name."""
         with self._session() as session:
             query = (
@@ -203,7 +203,7 @@ class Accounts(StoreBase):
                 .join(*_newest_active())
                 .order_by(col(Bot.name))
             )
-            return [Entry(bot, version) for bot, version in session.exec(query)]
+            return [LadderEntry(bot, version) for bot, version in session.exec(query)]
 
     def active_version_ids(self) -> frozenset[int]:
         """The ids of ``active_entries``' versions, in one narrow query (a page asks often)."""

@@ -1,4 +1,5 @@
-"""The store's engine and its transactions: every public operation is one transaction."""
+"""The store's database (SQLAlchemy's ``Engine``) and its transactions: every public operation
+is one transaction."""
 
 from __future__ import annotations
 
@@ -16,15 +17,15 @@ RETRIES = 3  # a unique-constraint race (PostgreSQL) is retried: the next try se
 
 
 class StoreBase:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, database: Engine) -> None:
+        self.database = database
 
     @property
     def url(self) -> str:
-        return self.engine.url.render_as_string(hide_password=True)
+        return self.database.url.render_as_string(hide_password=True)
 
     def close(self) -> None:
-        self.engine.dispose()
+        self.database.dispose()
 
     @contextmanager
     def _session(self, *, write: bool = False) -> Iterator[Session]:
@@ -32,7 +33,7 @@ class StoreBase:
         ``BEGIN IMMEDIATE`` (it takes the write lock at once, so it never fails to upgrade a
         read lock halfway)."""
         try:
-            with Session(self.engine, expire_on_commit=False) as session:
+            with Session(self.database, expire_on_commit=False) as session:
                 session.connection(execution_options={"sqlite_immediate": write})
                 yield session
                 session.commit()

@@ -1,5 +1,6 @@
-"""Where the database is, and opening it: an engine set up for SQLite or PostgreSQL, migrated
-to the newest schema before anything else touches it."""
+"""Where the database is, and opening it (SQLAlchemy's ``Engine``, called the database here: the
+engine is the rules'), set up for SQLite or PostgreSQL, migrated to the newest schema before
+anything else touches it."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from arena.home import arena_home
+from arena.host.home import arena_home
 
 from .errors import StoreError, Unavailable
 from .migrate import upgrade_to_head
@@ -41,21 +42,22 @@ def open_store(url: str | None = None) -> Store:
     if it can't be reached. ``url`` defaults to ``database_url()``."""
     default = url is None
     text = database_url() if url is None else url
-    engine = make_engine(text, create_dir=default)
+    database = make_database(text, create_dir=default)
     try:
-        upgrade_to_head(engine)
+        upgrade_to_head(database)
     except exc.OperationalError as e:
-        engine.dispose()
+        database.dispose()
         raise Unavailable(f"database {masked(text)} does not answer: {_reason(e, text)}") from e
     except exc.DBAPIError as e:
-        engine.dispose()
+        database.dispose()
         raise StoreError(f"database {masked(text)}: {_reason(e, text)}") from e
-    return Store(engine)
+    return Store(database)
 
 
-def make_engine(url: str, *, create_dir: bool = False) -> Engine:
-    """An engine for ``url``: ``postgresql://`` means psycopg 3; SQLite gets WAL, a busy
-    timeout, foreign keys, and ``BEGIN IMMEDIATE`` for the store's write transactions."""
+def make_database(url: str, *, create_dir: bool = False) -> Engine:
+    """The database (SQLAlchemy's ``Engine``) for ``url``: ``postgresql://`` means psycopg 3;
+    SQLite gets WAL, a busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for the store's write
+    transactions."""
     try:
         parsed = make_url(url)
     except exc.ArgumentError as e:
@@ -81,12 +83,12 @@ def _sqlite_engine(url: URL, create_dir: bool) -> Engine:
         parent.mkdir(parents=True, exist_ok=True)
     elif not parent.is_dir():
         raise Unavailable(f"database {masked(url)} can't be opened: no directory {parent}")
-    engine = create_engine(
+    database = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
     )
 
-    @event.listens_for(engine, "connect")
+    @event.listens_for(database, "connect")
     def _on_connect(dbapi_connection: sqlite3.Connection, record: ConnectionPoolEntry) -> None:
         # Let SQLAlchemy (the "begin" hook below) issue BEGIN, not the sqlite3 module.
         dbapi_connection.isolation_level = None
@@ -98,12 +100,12 @@ def _sqlite_engine(url: URL, create_dir: bool) -> Engine:
         ):
             dbapi_connection.execute(f"PRAGMA {pragma}")
 
-    @event.listens_for(engine, "begin")
+    @event.listens_for(database, "begin")
     def _on_begin(connection: Connection) -> None:
         immediate = connection.get_execution_options().get("sqlite_immediate", False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
-    return engine
+    return database
 
 
 def _reason(error: exc.DBAPIError, url: str) -> str:

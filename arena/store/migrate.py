@@ -53,18 +53,18 @@ def current_revision(connection: Connection) -> str | None:
     return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
 
 
-def upgrade_to_head(engine: Engine) -> None:
+def upgrade_to_head(database: Engine) -> None:
     """Migrate to the newest schema in one transaction (a no-op when already there). The
     process that migrates logs it (event ``schema_migrated``, once it has committed); one
     that finds it done, at once or after waiting for the lock, logs nothing."""
-    with engine.connect() as probe:
+    with database.connect() as probe:
         if current_revision(probe) == HEAD:
             return
     from alembic import command
 
     head = head_revision()
     migrated: tuple[str | None, float] | None = None  # from which revision, in how long
-    with engine.connect().execution_options(sqlite_immediate=True) as connection:
+    with database.connect().execution_options(sqlite_immediate=True) as connection:
         # SQLite alters a table by rebuilding it: dropping the old one while other tables
         # refer to it. Its foreign keys are off meanwhile (outside a transaction is the only
         # time that can be set) and checked whole before the migration commits.
@@ -97,13 +97,13 @@ def upgrade_to_head(engine: Engine) -> None:
         )  # fmt: skip
 
 
-def schema_diff(engine: Engine) -> list[Any]:
+def schema_diff(database: Engine) -> list[Any]:
     """What autogenerate would write for the models against this database (empty when the
     migrations and the models agree), as ``alembic check`` does."""
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    with engine.connect() as connection:
+    with database.connect() as connection:
         context = MigrationContext.configure(
             connection, opts={"compare_type": True, "render_as_batch": True}
         )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from arena.crashpoint import crash_point
+from arena.host.crashpoint import crash_point
 from arena.read_model import MatchStatus, ScheduleKind, TournamentKind, VersionStatus
 
 from .accounts import _newest_active

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .accounts import Accounts, Entry
+from .accounts import Accounts, LadderEntry
 from .blobs import Blobs
 from .invariants import Invariants
 from .jobs import MAX_ATTEMPTS, Job, JobKind
@@ -18,10 +18,10 @@ from .workers import Workers
 
 __all__ = [
     "MAX_ATTEMPTS",
-    "Entry",
     "ForfeitInfo",
     "Job",
     "JobKind",
+    "LadderEntry",
     "MatchResult",
     "MatchSpec",
     "RatingStep",

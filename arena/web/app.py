@@ -19,9 +19,9 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
+from arena.host.rate_limit import LimitReached, RateLimit
 from arena.league.api import LocalLadder, NoResult
 from arena.league.browse import Forbidden, NotFound, StandingsCache, StoreError
-from arena.rate_limit import LimitReached, RateLimit
 
 from .routes import accounts, bots, matches, status
 from .routes import ladder as ladder_routes

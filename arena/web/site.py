@@ -17,10 +17,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
-from arena.inert import inert, inert_bytes, inert_tree
+from arena.host.inert import inert, inert_bytes, inert_tree
+from arena.host.rate_limit import RateLimit
 from arena.league.api import LocalLadder
 from arena.league.browse import Forbidden, StandingsCache, StoreError, User, user_of_session
-from arena.rate_limit import RateLimit
 from arena.read_model import BotLog
 
 from .session import COOKIE, Sessions

@@ -14,20 +14,58 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# package -> the parts of arena it must never import
+# layer (a package, or a module outside any package) -> the parts of arena it must never
+# import; every module of arena is in one (test_every_module_of_arena_is_in_a_layer).
 NEVER = {
+    "arena.__init__": {"arena"},  # the version
+    "arena.__main__": {
+        "arena.store", "arena.league", "arena.sandbox", "arena.referee", "arena.service",
+        "arena.web", "arena.play", "arena.images",
+    },  # the console script: the CLI, imported as it runs
+    "arena.host": {"arena"},  # host-level utilities: the standard library only
+    "arena.bots": {"arena"},  # a bot's manifest, submission and limits: the same
     "arena.engine": {"arena"},  # the rules: the standard library only
     "arena.competition": {
         "arena.store", "arena.league", "arena.sandbox", "arena.referee", "arena.service",
-        "arena.web", "arena.play",
+        "arena.web", "arena.play", "arena.images", "arena.cli",
     },  # pure tournament logic
-    "arena.referee": {"arena.store", "arena.league", "arena.service", "arena.web"},
+    "arena.referee": {
+        "arena.store", "arena.league", "arena.service", "arena.web", "arena.play", "arena.cli",
+    },
     "arena.sandbox": {
         "arena.store", "arena.league", "arena.referee", "arena.service", "arena.web",
+        "arena.play", "arena.cli",
     },
-    "arena.store": {"arena.league", "arena.sandbox", "arena.referee", "arena.service", "arena.web"},
+    # Builds images; the sandbox runs them.
+    "arena.images": {
+        "arena.store", "arena.league", "arena.referee", "arena.service", "arena.web",
+        "arena.play", "arena.competition", "arena.cli",
+    },
+    # Bots run here: above the sandbox and the referee, below the ladder.
+    "arena.play": {"arena.store", "arena.league", "arena.service", "arena.web", "arena.cli"},
+    "arena.store": {
+        "arena.league", "arena.sandbox", "arena.referee", "arena.service", "arena.web",
+        "arena.play", "arena.images", "arena.cli",
+    },
+    # The rows every Ladder answers with (tests/architecture/test_light_imports.py: the
+    # standard library alone, at run time).
+    "arena.read_model": {
+        "arena.store", "arena.league", "arena.sandbox", "arena.referee", "arena.service",
+        "arena.web", "arena.play", "arena.images", "arena.cli",
+    },
+    # Plain-text views of cards, bids, deals and statistics.
+    "arena.render": {
+        "arena.store", "arena.league", "arena.sandbox", "arena.referee", "arena.service",
+        "arena.web", "arena.play", "arena.images", "arena.cli",
+    },
+    "arena.league": {"arena.web", "arena.cli"},  # the use cases, under every front end
+    "arena.service": {"arena.web", "arena.cli"},
     # Reads, never plays; and only through the ladder (arena.league), never the store.
-    "arena.web": {"arena.sandbox", "arena.referee", "arena.service", "arena.store"},
+    "arena.web": {
+        "arena.sandbox", "arena.referee", "arena.service", "arena.store", "arena.play",
+        "arena.images", "arena.cli",
+    },
+    "arena.cli": {"arena.referee"},  # plays through arena.play
 }  # fmt: skip
 
 
@@ -55,7 +93,11 @@ def package_of(path: Path) -> str:
 
 
 def sources(top: str) -> list[Path]:
-    return sorted(p for p in (ROOT / top.replace(".", "/")).rglob("*.py") if "/v1/" not in str(p))
+    """A package's files, or the one file of a module (``arena.render``, ``arena.__init__``)."""
+    where = ROOT / top.replace(".", "/")
+    if where.with_suffix(".py").is_file():
+        return [where.with_suffix(".py")]
+    return sorted(p for p in where.rglob("*.py") if "/v1/" not in str(p))
 
 
 def breaks(imported: str, forbidden: set[str]) -> bool:
@@ -71,6 +113,30 @@ def test_a_layer_imports_only_what_it_may(layer: str) -> None:
         if breaks(imported, NEVER[layer]) and not imported.startswith(layer)
     ]
     assert wrong == []
+
+
+def test_every_module_of_arena_is_in_a_layer() -> None:
+    """A new package or top-level module needs its row in NEVER (and in ARCHITECTURE.md)."""
+    loose = [
+        name
+        for name in (_module(p) for p in sorted((ROOT / "arena").rglob("*.py")))
+        if not any(name == layer or name.startswith(layer + ".") for layer in NEVER)
+    ]
+    assert loose == []
+
+
+@pytest.mark.parametrize("layer", sorted(NEVER))
+def test_every_layer_names_modules_that_exist(layer: str) -> None:
+    assert sources(layer) != []
+
+
+def test_a_loose_module_is_caught() -> None:
+    """The coverage check itself: a module outside every layer is reported."""
+    assert not any(
+        name == layer or name.startswith(layer + ".")
+        for name in ("arena.helpers", "arena.enginex.rules")
+        for layer in NEVER
+    )
 
 
 def test_the_engine_uses_the_standard_library_alone() -> None:

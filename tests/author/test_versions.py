@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.bot_specs import SAMPLE_BOTS
-from arena.submission import content_hash
+from arena.bots.submission import content_hash
+from arena.play.bot_specs import SAMPLE_BOTS
 from tests.cli.runner import error_line
 from tests.league.conftest import bot_copy, make_arena
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bot_specs import SAMPLE_BOTS
+from arena.play.bot_specs import SAMPLE_BOTS
 from tests.cli.runner import error_line, run_arena
 
 QUICK = ("--sandbox", "process", "--elo1", 200)

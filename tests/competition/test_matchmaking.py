@@ -17,9 +17,9 @@ from arena.competition import (
     EloFit,
     Entry,
     Format,
-    Result,
     RoundRobin,
     ScheduleError,
+    ScoredMatch,
     Situation,
     Table,
     grow,
@@ -35,7 +35,9 @@ SIZES = st.integers(min_value=2, max_value=12)
 SEEDS = st.integers(min_value=0, max_value=2**32)
 
 
-def play(tables: list[Table], start: int, truth: dict[Entry, float], seed: int) -> list[Result]:
+def play(
+    tables: list[Table], start: int, truth: dict[Entry, float], seed: int
+) -> list[ScoredMatch]:
     """Each table's pair won by team 0 with Elo's expectation of the true strengths."""
     rng = random.Random(seed)
     out = []
@@ -43,20 +45,20 @@ def play(tables: list[Table], start: int, truth: dict[Entry, float], seed: int) 
         (a, _), (b, _) = teams
         p = 1 / (1 + math.exp(-(truth[a] - truth[b]) * NATS))
         won = rng.random() < p
-        out.append(Result(i, teams, (1, 0) if won else (0, 1), 1.0 if won else 0.0))
+        out.append(ScoredMatch(i, teams, (1, 0) if won else (0, 1), 1.0 if won else 0.0))
     return out
 
 
 def run(
     n: int, seed: int, calls: int, scheduler: Adaptive | None = None
-) -> tuple[list[Table], list[Result], list[list[Table]]]:
+) -> tuple[list[Table], list[ScoredMatch], list[list[Table]]]:
     """``calls`` plans of an adaptive schedule among ``n`` entries, each played in full."""
     scheduler = scheduler or Adaptive()
     rng = random.Random(seed)
     entries: list[Entry] = list(range(n))
     truth = {e: rng.gauss(0, 200) for e in entries}
     scheduled: list[Table] = []
-    results: list[Result] = []
+    results: list[ScoredMatch] = []
     batches = []
     model = EloFit()
     for _ in range(calls):
@@ -182,7 +184,7 @@ def test_the_schedulers_by_name_and_what_they_refuse() -> None:
     assert Adaptive().next_tables(Situation([1], [], EloFit().show([], [1], {}))) == []
     # Nothing left to learn: every doubtful neighbour met MAX_PER_PAIR times.
     done = [((1, 1), (2, 2))] * MAX_PER_PAIR
-    draws = [Result(i, t, (0, 0), 0.5) for i, t in enumerate(done)]
+    draws = [ScoredMatch(i, t, (0, 0), 0.5) for i, t in enumerate(done)]
     assert Adaptive().next_tables(Situation([1, 2], done, EloFit().show(draws, [1, 2], {}))) == []
 
 
@@ -197,7 +199,7 @@ def test_adaptive_mixed_seats_four_different_entries_and_is_a_function_of_its_si
         truth = {e: rng.gauss(0, 200) for e in entries}
         scheduler = Adaptive("mixed")
         scheduled: list[Table] = []
-        results: list[Result] = []
+        results: list[ScoredMatch] = []
         for _ in range(6):
             ranking = WengLin().show(results, entries, states_after(WengLin(), results, entries))
             tables = scheduler.next_tables(Situation(entries, scheduled, ranking, WengLin.scale))
@@ -205,7 +207,9 @@ def test_adaptive_mixed_seats_four_different_entries_and_is_a_function_of_its_si
                 won = rng.random() < 1 / (
                     1 + math.exp(-(truth[a] + truth[c] - truth[b] - truth[d]) * NATS / 2)
                 )
-                results.append(Result(i, ((a, c), (b, d)), (1, 0) if won else (0, 1), float(won)))
+                results.append(
+                    ScoredMatch(i, ((a, c), (b, d)), (1, 0) if won else (0, 1), float(won))
+                )
             scheduled += tables
         return scheduled
 

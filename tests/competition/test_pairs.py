@@ -11,7 +11,7 @@ from arena.competition.pairs import (
     seat_in,
     second_seating,
     summarize,
-    team_of,
+    team_in_game,
 )
 
 
@@ -22,12 +22,12 @@ def test_the_second_game_seats_everyone_one_seat_on() -> None:
     for seat, player in enumerate(first):
         assert second[seat_in(2, seat)] == player
         assert first[seat_in(1, seat)] == player
-        assert team_of(1, seat) == team_of(2, seat_in(2, seat))  # a player keeps its team
+        assert team_in_game(1, seat) == team_in_game(2, seat_in(2, seat))  # a player keeps its team
 
 
 def test_team_0_holds_seats_0_and_2_then_1_and_3() -> None:
-    assert [team_of(1, s) for s in range(4)] == [0, 1, 0, 1]
-    assert [team_of(2, s) for s in range(4)] == [1, 0, 1, 0]
+    assert [team_in_game(1, s) for s in range(4)] == [0, 1, 0, 1]
+    assert [team_in_game(2, s) for s in range(4)] == [1, 0, 1, 0]
     assert by_team(1, (10, 20)) == (10, 20)
     assert by_team(2, (10, 20)) == (20, 10)
 

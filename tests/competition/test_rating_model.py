@@ -12,7 +12,7 @@ from arena.competition import (
     Entry,
     Format,
     RatingModel,
-    Result,
+    ScoredMatch,
     SequentialElo,
     State,
     elo,
@@ -28,7 +28,7 @@ MODELS: list[RatingModel] = [SequentialElo(), EloFit(), WengLin()]
 STRENGTH = {0: 300.0, 1: 150.0, 2: 0.0, 3: -150.0, 4: -300.0}  # Elo
 
 
-def played(fmt: Format, rounds: int, seed: int = 1) -> list[Result]:
+def played(fmt: Format, rounds: int, seed: int = 1) -> list[ScoredMatch]:
     return simulate(ladder(len(STRENGTH), fmt, rounds), STRENGTH, seed)
 
 
@@ -92,12 +92,12 @@ def test_weng_lin_rates_partners_individually() -> None:
     (a newcomer beside a veteran) moves further; in pairs a team of one entry moves once."""
     model = WengLin()
     veteran = State(MU, SIGMA / 3)
-    after = model.update({1: veteran}, Result(0, ((1, 2), (3, 4)), (30, 10), 1.0))
+    after = model.update({1: veteran}, ScoredMatch(0, ((1, 2), (3, 4)), (30, 10), 1.0))
     assert set(after) == {1, 2, 3, 4}
     assert after[1].value > MU and after[2].value > after[1].value
     assert after[3].value < MU and after[4].value < MU
     assert all(s.deviation is not None and s.deviation < SIGMA for e, s in after.items() if e != 1)
-    draw = model.update({}, Result(0, ((5, 5), (6, 6)), (20, 20), 0.5))
+    draw = model.update({}, ScoredMatch(0, ((5, 5), (6, 6)), (20, 20), 0.5))
     assert draw[5].value == draw[6].value == MU and set(draw) == {5, 6}
     # Over a mixed round-robin, each partner is rated alone: all five means differ, and
     # they order the entries as their true strengths do.

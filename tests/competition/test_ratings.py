@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from arena.competition import (
     Entry,
+    Fixture,
     Format,
-    Match,
     Record,
-    Result,
+    ScoredMatch,
     elo,
     elo_steps,
     fit,
@@ -29,8 +29,8 @@ from arena.competition.pairs import score_of_points
 
 
 def simulate(
-    matches: Sequence[Match], strength: Mapping[Any, float], seed: int, draws: float = 0.1
-) -> list[Result]:
+    matches: Sequence[Fixture], strength: Mapping[Any, float], seed: int, draws: float = 0.1
+) -> list[ScoredMatch]:
     """Pair results drawn from the model: team 0 scores p in expectation (draws are half)."""
     rng = random.Random(seed)
     out = []
@@ -42,11 +42,11 @@ def simulate(
         u = rng.random()
         score = 0.5 if u < draw else 1.0 if u < draw + p - draw / 2 else 0.0
         total = rng.randrange(200, 400)
-        out.append(Result(m.index, m.teams, (total, total), score))
+        out.append(ScoredMatch(m.index, m.teams, (total, total), score))
     return out
 
 
-def ladder(n: int, fmt: Format = "pairs", g: int = 1) -> list[Match]:
+def ladder(n: int, fmt: Format = "pairs", g: int = 1) -> list[Fixture]:
     return round_robin(list(range(n)), fmt, g, seed_key=b"3")
 
 
@@ -57,7 +57,7 @@ RESULTS = st.lists(
     max_size=40,
 ).map(
     lambda rows: [
-        Result(i, ((a, a), (b, b)), (200 + max(d, 0), 200 + max(-d, 0)), s)
+        ScoredMatch(i, ((a, a), (b, b)), (200 + max(d, 0), 200 + max(-d, 0)), s)
         for i, (a, b, s, d) in enumerate(rows)
     ]
 )
@@ -70,23 +70,23 @@ def test_the_pair_goes_to_more_points_over_both_games() -> None:
     assert score_of_points((310, 290)) == 1.0
     assert score_of_points((290, 290)) == 0.5
     assert score_of_points((0, 1)) == 0.0
-    m = Match(4, 99, ((1, 1), (2, 2)))
-    assert Result.of(m, (300, 280)) == Result(4, ((1, 1), (2, 2)), (300, 280), 1.0)
-    assert Result.of(m, (300, 280), score=0.0).score == 0.0  # a forfeit decides, not points
+    m = Fixture(4, 99, ((1, 1), (2, 2)))
+    assert ScoredMatch.of(m, (300, 280)) == ScoredMatch(4, ((1, 1), (2, 2)), (300, 280), 1.0)
+    assert ScoredMatch.of(m, (300, 280), score=0.0).score == 0.0  # a forfeit decides, not points
 
 
 def test_malformed_results_are_refused() -> None:
     with pytest.raises(ValueError, match=r"0, 0\.5 or 1"):
-        Result(0, ((1, 1), (2, 2)), (0, 0), 0.7)
+        ScoredMatch(0, ((1, 1), (2, 2)), (0, 0), 0.7)
     with pytest.raises(ValueError, match="both teams"):
-        Result(0, ((1, 2), (2, 3)), (0, 0), 0.5)
+        ScoredMatch(0, ((1, 2), (2, 3)), (0, 0), 0.5)
 
 
 def test_records_count_each_pair_once_per_entry() -> None:
     results = [
-        Result(0, ((1, 1), (2, 2)), (300, 260), 1.0),
-        Result(1, ((2, 2), (1, 1)), (250, 250), 0.5),
-        Result(2, ((1, 1), (3, 3)), (200, 230), 0.0),
+        ScoredMatch(0, ((1, 1), (2, 2)), (300, 260), 1.0),
+        ScoredMatch(1, ((2, 2), (1, 1)), (250, 250), 0.5),
+        ScoredMatch(2, ((1, 1), (3, 3)), (200, 230), 0.0),
     ]
     got = records(results, entries=["idle"])
     assert list(got) == [1, 2, 3, "idle"]
@@ -99,7 +99,7 @@ def test_records_count_each_pair_once_per_entry() -> None:
 
 
 def test_mixed_partners_share_their_teams_record() -> None:
-    got = records([Result(0, ((1, 2), (3, 4)), (320, 300), 1.0)])
+    got = records([ScoredMatch(0, ((1, 2), (3, 4)), (320, 300), 1.0)])
     assert got[1] == got[2] == Record(1, 1, 0, 0, 20)
     assert got[3] == got[4] == Record(1, 0, 0, 1, -20)
 
@@ -108,27 +108,27 @@ def test_mixed_partners_share_their_teams_record() -> None:
 
 
 def test_elo_one_win_between_equals_moves_half_k() -> None:
-    assert elo([Result(0, ((1, 1), (2, 2)), (1, 0), 1.0)], k=16) == {1: 1508.0, 2: 1492.0}
+    assert elo([ScoredMatch(0, ((1, 1), (2, 2)), (1, 0), 1.0)], k=16) == {1: 1508.0, 2: 1492.0}
 
 
 @settings(max_examples=60, deadline=None)
 @given(RESULTS)
-def test_elo_conserves_the_sum_in_pairs(results: list[Result]) -> None:
+def test_elo_conserves_the_sum_in_pairs(results: list[ScoredMatch]) -> None:
     ratings = elo(results, entries=range(6))
     assert sum(ratings.values()) == pytest.approx(6 * 1500, abs=1e-6)
 
 
 @settings(max_examples=60, deadline=None)
 @given(RESULTS)
-def test_elo_is_symmetric_in_the_teams(results: list[Result]) -> None:
-    swapped = [Result(r.index, r.teams[::-1], r.totals[::-1], 1 - r.score) for r in results]
+def test_elo_is_symmetric_in_the_teams(results: list[ScoredMatch]) -> None:
+    swapped = [ScoredMatch(r.index, r.teams[::-1], r.totals[::-1], 1 - r.score) for r in results]
     assert elo(swapped) == pytest.approx(elo(results))
 
 
 @settings(max_examples=60, deadline=None)
 @given(RESULTS, st.randoms(use_true_random=False))
 def test_elo_depends_on_schedule_order_not_completion_order(
-    results: list[Result], rng: random.Random
+    results: list[ScoredMatch], rng: random.Random
 ) -> None:
     finished = results[:]
     rng.shuffle(finished)  # the order workers happened to finish in
@@ -138,7 +138,7 @@ def test_elo_depends_on_schedule_order_not_completion_order(
 
 def test_elo_mixed_partners_get_the_teams_change_and_the_sum_is_kept() -> None:
     start: dict[Entry, float] = {1: 1600.0, 2: 1400.0, 3: 1500.0, 4: 1500.0}
-    steps = list(elo_steps([Result(0, ((1, 2), (3, 4)), (1, 0), 1.0)], start=start))
+    steps = list(elo_steps([ScoredMatch(0, ((1, 2), (3, 4)), (1, 0), 1.0)], start=start))
     ((index, after),) = steps
     assert index == 0
     assert after[1] - 1600 == after[2] - 1400 == 1500 - after[3] == 1500 - after[4] == 8.0
@@ -155,7 +155,7 @@ def test_elo_steps_end_where_elo_does() -> None:
 
 
 def test_elo_refuses_two_results_for_one_match() -> None:
-    r = Result(3, ((1, 1), (2, 2)), (1, 0), 1.0)
+    r = ScoredMatch(3, ((1, 1), (2, 2)), (1, 0), 1.0)
     with pytest.raises(ValueError, match="match 3 has two results"):
         elo([r, r])
 
@@ -182,7 +182,7 @@ def test_fit_of_mixed_tables_recovers_the_order_from_partnerships() -> None:
 def test_fit_matches_the_closed_form_for_two_entries() -> None:
     """75 wins in 100: Elo gap 400 log10(3); sd of the gap 1 / sqrt(n p (1 - p)) in nats,
     each entry's half of it from the mean."""
-    results = [Result(i, ((1, 1), (2, 2)), (0, 0), 1.0 if i < 75 else 0.0) for i in range(100)]
+    results = [ScoredMatch(i, ((1, 1), (2, 2)), (0, 0), 1.0 if i < 75 else 0.0) for i in range(100)]
     f = fit(results, prior_sd=1e6)
     gap = f[1].elo - f[2].elo
     assert gap == pytest.approx(400 * math.log10(3), abs=1e-6)
@@ -192,8 +192,11 @@ def test_fit_matches_the_closed_form_for_two_entries() -> None:
 
 
 def test_draws_count_as_half_a_win() -> None:
-    halves = [Result(0, ((1, 1), (2, 2)), (0, 0), 1.0), Result(1, ((1, 1), (2, 2)), (0, 0), 0.0)]
-    draws = [Result(i, ((1, 1), (2, 2)), (0, 0), 0.5) for i in range(2)]
+    halves = [
+        ScoredMatch(0, ((1, 1), (2, 2)), (0, 0), 1.0),
+        ScoredMatch(1, ((1, 1), (2, 2)), (0, 0), 0.0),
+    ]
+    draws = [ScoredMatch(i, ((1, 1), (2, 2)), (0, 0), 0.5) for i in range(2)]
     assert fit(halves)[1].elo == fit(draws)[1].elo == pytest.approx(1500)
 
 
@@ -205,7 +208,7 @@ def test_intervals_shrink_with_more_games() -> None:
 
 
 def test_an_undefeated_entry_stays_finite() -> None:
-    results = [Result(i, ((1, 1), (2 + i % 3, 2 + i % 3)), (1, 0), 1.0) for i in range(12)]
+    results = [ScoredMatch(i, ((1, 1), (2 + i % 3, 2 + i % 3)), (1, 0), 1.0) for i in range(12)]
     f = fit(results)
     assert f.ranking[0].entry == 1
     assert all(math.isfinite(e.elo) and math.isfinite(e.ci95) for e in f.ranking)
@@ -226,11 +229,13 @@ def test_los_is_complementary() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(RESULTS, st.randoms(use_true_random=False))
-def test_fit_is_invariant_to_permuting_results(results: list[Result], rng: random.Random) -> None:
+def test_fit_is_invariant_to_permuting_results(
+    results: list[ScoredMatch], rng: random.Random
+) -> None:
     """Exactly, to the last bit: counts are aggregated before any floating point."""
     shuffled = results[:]
     rng.shuffle(shuffled)
-    flipped = [Result(r.index, r.teams[::-1], r.totals[::-1], 1 - r.score) for r in shuffled]
+    flipped = [ScoredMatch(r.index, r.teams[::-1], r.totals[::-1], 1 - r.score) for r in shuffled]
     assert fit(shuffled).ranking == fit(flipped).ranking == fit(results).ranking
     entries: list[Entry] = list(range(6))
     rng.shuffle(entries)

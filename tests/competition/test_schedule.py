@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from arena.competition import (
     MIXED_MAX_ENTRIES,
     Entry,
+    Fixture,
     Format,
-    Match,
     ScheduleError,
     grow,
     match_count,
@@ -34,12 +34,12 @@ def entries(n: int) -> list[Entry]:
     return [f"bot{i}" if i % 3 == 0 else 100 - i for i in range(n)]
 
 
-def pairing(m: Match) -> frozenset[frozenset[Entry]]:
+def pairing(m: Fixture) -> frozenset[frozenset[Entry]]:
     """A match as an unordered split: which entries play together against which."""
     return frozenset(frozenset(team) for team in m.teams)
 
 
-def partner_opponent_counts(matches: Sequence[Match]) -> tuple[Counter[frozenset[Entry]], ...]:
+def partner_opponent_counts(matches: Sequence[Fixture]) -> tuple[Counter[frozenset[Entry]], ...]:
     partners: Counter[frozenset[Entry]] = Counter()
     opponents: Counter[frozenset[Entry]] = Counter()
     for m in matches:
@@ -160,7 +160,7 @@ def test_seeds_are_pinned() -> None:
 
 
 def test_the_second_game_swaps_the_partnerships_seats() -> None:
-    m = Match(0, 1, (("a", "c"), ("b", "d")))
+    m = Fixture(0, 1, (("a", "c"), ("b", "d")))
     first, second = m.games
     assert first == ("a", "b", "c", "d")
     assert second == ("d", "a", "b", "c")  # every player one seat clockwise

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arena import manifest
-from arena.bot_specs import SAMPLE_BOTS, sample_bot_names
-from arena.conformance import RULE_NAMES
+from arena.bots import manifest
+from arena.play.bot_specs import SAMPLE_BOTS, sample_bot_names
+from arena.play.conformance import RULE_NAMES
 from tests.cli.runner import run_arena
 from tests.sdk_js.test_sdk_js import random_js  # noqa: F401 (a fixture)
 

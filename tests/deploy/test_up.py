@@ -26,7 +26,7 @@ import grpc
 import pytest
 from sqlalchemy import create_engine, text
 
-from arena import submission
+from arena.bots import submission
 from arena.sandbox.docker import CONTAINER_LABEL
 from arena.sandbox.docker_engine import docker_client
 from arena.service.v1 import arena_pb2 as pb

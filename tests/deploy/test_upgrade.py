@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, create_engine, exc, text
 
-from arena import submission
+from arena.bots import submission
 from arena.store.migrate import HEAD, current_revision, schema_diff
 from tests.deploy.stack import ROOT, Stack, compose_stack, wait_for
 from tests.store.previous_release import (

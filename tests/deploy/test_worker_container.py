@@ -28,7 +28,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from arena.limits import Limits
+from arena.bots.limits import Limits
 from arena.sandbox.docker import CONTAINER_LABEL
 from arena.sandbox.docker_engine import docker_client
 from arena.sandbox.freezer import CGROUP_ROOT

@@ -126,7 +126,7 @@ def _match_seeds(arena: Arena) -> list[int]:
 
 
 def _secrets(store: Store) -> list[DealSecret]:
-    with Session(store.engine) as session:
+    with Session(store.database) as session:
         return list(session.exec(select(DealSecret).order_by(col(DealSecret.generation))))
 
 

@@ -21,10 +21,10 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
+from arena.bots.submission import content_hash, pack
 from arena.league.stored_files import code_key
 from arena.league.submit import settle
 from arena.store import Store, open_store
-from arena.submission import content_hash, pack
 from tests.cli.runner import run_arena
 from tests.store.conftest import postgres_schema_url
 
@@ -92,7 +92,7 @@ class Arena:
 
     def rows(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table of the store, by table, in primary-key order."""
-        with self.store() as store, store.engine.connect() as connection:
+        with self.store() as store, store.database.connect() as connection:
             return {
                 table.name: [
                     tuple(row)

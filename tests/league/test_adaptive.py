@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.submission import content_hash, pack
 from arena.competition.pairs import second_seating
 from arena.engine import Observation, Rules
 from arena.engine.bids import PASS
@@ -33,7 +34,6 @@ from arena.read_model import LADDER, SILENT_AFTER_S, MatchStatus, RatingModelNam
 from arena.referee.game import run_game
 from arena.store import JobKind, Match, MatchResult, Store, open_store
 from arena.store.models import DealSecret
-from arena.submission import content_hash, pack
 
 from .conftest import Arena, bot_copy
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.images.bot_images import ensure_image
 from arena.sandbox.docker_engine import docker_client
-from arena.sandbox.image import ensure_image
 from arena.store import VersionStatus
 
 from .conftest import Arena

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.submission import content_hash
+from arena.images.bot_images import ensure_build_image, ensure_image
 from arena.league.stored_files import built_key, code_key
 from arena.sandbox.docker_engine import docker_client
-from arena.sandbox.image import ensure_build_image, ensure_image
 from arena.store import VersionStatus
-from arena.submission import content_hash
 
 from .conftest import SAMPLE_BOTS, Arena
 

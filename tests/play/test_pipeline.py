@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.bot_specs import SAMPLE_BOTS, BotSpec
-from arena.limits import Limits
-from arena.play import (
+from arena.bots.limits import Limits
+from arena.play.bot_specs import SAMPLE_BOTS, BotSpec
+from arena.play.tables import (
     GameSettings,
     Table,
     TablePipeline,
@@ -107,7 +107,9 @@ def test_a_game_added_late_starts_at_once_and_a_dropped_one_is_stopped(sandbox: 
 def test_a_table_put_off_starts_when_its_game_wants_it_and_never_once_cancelled(
     sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("arena.play.random.uniform", lambda low, high: high)  # the longest wait
+    monkeypatch.setattr(
+        "arena.play.tables.random.uniform", lambda low, high: high
+    )  # the longest wait
     starts = Starts(sandbox)
     pipeline = TablePipeline(ahead=1, spread_s=120)
     try:
@@ -131,7 +133,7 @@ def test_a_table_put_off_starts_when_its_game_wants_it_and_never_once_cancelled(
 
 
 def test_closing_cancels_a_table_put_off(sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("arena.play.random.uniform", lambda low, high: high)
+    monkeypatch.setattr("arena.play.tables.random.uniform", lambda low, high: high)
     starts = Starts(sandbox)
     pipeline = TablePipeline(ahead=1, spread_s=120)
     first, _ = pipeline.add(starts.start), pipeline.add(starts.start)
@@ -197,6 +199,6 @@ def test_a_tear_down_that_fails_is_logged_and_closing_goes_on(
 
     pipeline = TablePipeline(ahead=1)
     pipeline.later(fails)
-    with caplog.at_level(logging.WARNING, logger="arena.play"):
+    with caplog.at_level(logging.WARNING, logger="arena.play.tables"):
         pipeline.close()
     assert "not torn down cleanly: OSError: scratch directory busy" in caplog.text

@@ -26,11 +26,11 @@ from arena_sdk.bot import NOTES_PER_GAME as SDK_NOTES_PER_GAME
 from arena_sdk.server import _SERVICE, _method_handlers, _Servicer
 from backalley.v1 import player_pb2 as pb
 
+from arena.bots.limits import Limits
 from arena.engine import Observation, Rules
 from arena.engine.events import Event
 from arena.engine.replay import Replay, build_replay, verify_replay
-from arena.limits import Limits
-from arena.play import CHANNEL_OPTIONS
+from arena.play.tables import CHANNEL_OPTIONS
 from arena.referee import RemotePlayer, run_game
 from arena.referee.notes import NOTE_MAX_CHARS, NOTES_PER_GAME
 
@@ -53,7 +53,7 @@ class Quiet:
 
 @dataclass
 class Served:
-    """The served bot as the referee's player (``arena.play.SeatedBot`` without a sandbox)."""
+    """The served bot as the referee's player (``arena.play.tables.SeatedBot``, no sandbox)."""
 
     remote: RemotePlayer
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.limits import LADDER_PACE_MS
+from arena.bots.limits import LADDER_PACE_MS
 from tests.cli.runner import error_line, run_arena
 from tests.referee.test_notifications import bank_left
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.limits import Limits
+from arena.bots.limits import Limits
+from arena.images.bot_images import ensure_build_image
 from arena.sandbox import SandboxError, open_sandbox
 from arena.sandbox.build import BuildFailed, BuildLimits, build_bot
 from arena.sandbox.docker_engine import docker_client
-from arena.sandbox.image import ensure_build_image
 from tests.cli.runner import run_arena
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"

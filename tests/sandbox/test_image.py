@@ -12,9 +12,7 @@ from pathlib import Path
 import docker
 import pytest
 
-from arena.sandbox.docker_engine import docker_available, docker_client
-from arena.sandbox.errors import SandboxError
-from arena.sandbox.image import (
+from arena.images.bot_images import (
     LABEL_HASH,
     REQUIREMENTS,
     build_image_tag,
@@ -25,6 +23,8 @@ from arena.sandbox.image import (
     image_tag,
     sdk_files,
 )
+from arena.sandbox.docker_engine import docker_available, docker_client
+from arena.sandbox.errors import SandboxError
 from tests.cli.runner import error_line, run_arena
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.images.bot_images import image_tag
 from arena.sandbox.docker import CONTAINER_LABEL, OWNER_LABEL, SESSION_LABEL
 from arena.sandbox.docker_engine import docker_client
-from arena.sandbox.image import image_tag
 from arena.sandbox.leftovers import OWNER_FILE, SWEEP_S
 from tests.cli.runner import _environment, arena_executable
 from tests.league.conftest import Arena, make_arena

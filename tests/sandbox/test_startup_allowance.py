@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.limits import Limits
+from arena.bots.limits import Limits
 from arena.sandbox import ProcessSandbox
 from arena.sandbox.freezer import make_bot_cgroup
 from tests.cli.runner import run_arena

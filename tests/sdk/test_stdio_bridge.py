@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.bot_specs import resolve_bot
-from arena.limits import Limits
-from arena.play import GameSettings, PlayedGame, game_replay, play_game
+from arena.bots.limits import Limits
+from arena.play.bot_specs import resolve_bot
+from arena.play.tables import GameSettings, PlayedGame, game_replay, play_game
 from arena.sandbox import open_sandbox
 
 # A program in Python standing for any language: it reads the bridge's lines, answers with

@@ -11,10 +11,10 @@ from pathlib import Path
 import grpc
 import pytest
 
+from arena.bots.submission import SubmissionError, content_hash
 from arena.league.stored_files import export_archive
 from arena.service.v1 import arena_pb2 as pb
 from arena.service.v1 import arena_pb2_grpc as rpc
-from arena.submission import SubmissionError, content_hash
 from tests.cli.runner import error_line
 
 from .conftest import Service

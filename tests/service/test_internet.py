@@ -14,12 +14,12 @@ from pathlib import Path
 import grpc
 import pytest
 
+from arena.bots.submission import content_hash, pack
 from arena.league.stored_files import code_key
 from arena.league.submit import settle
 from arena.service.v1 import arena_pb2 as pb
 from arena.service.v1 import arena_pb2_grpc as rpc
 from arena.store import MatchStatus, TournamentKind
-from arena.submission import content_hash, pack
 from tests.cli.runner import arena_executable, error_line
 
 from .certs import make_certs

@@ -11,10 +11,10 @@ from pathlib import Path
 import grpc
 import pytest
 
+from arena.bots.submission import pack
 from arena.service.v1 import arena_pb2 as pb
 from arena.service.v1 import arena_pb2_grpc as rpc
 from arena.store import MatchStatus
-from arena.submission import pack
 
 from .conftest import Service
 from .test_service import bot_copy, ladder_counts, pending_line, settled, wait_for

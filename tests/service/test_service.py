@@ -32,7 +32,7 @@ def bot_copy(sample: str, dest: Path, tweak: str = "") -> Path:
 
 
 def counts(service: Service) -> dict[str, int]:
-    with service.store() as store, store.engine.connect() as connection:
+    with service.store() as store, store.database.connect() as connection:
         return {
             t.name: connection.execute(select(func.count()).select_from(t)).scalar_one()
             for t in SQLModel.metadata.sorted_tables

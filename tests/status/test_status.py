@@ -20,8 +20,8 @@ from typing import IO, Any
 import pytest
 
 from arena.cli.status import print_status
+from arena.host.platform_logs import setup_logging
 from arena.league.status import status
-from arena.logs import setup_logging
 from arena.read_model import (
     Entrant,
     Problem,

@@ -26,7 +26,7 @@ from arena.store import (
 
 
 def count(store: Store, table: type[User] | type[Bot] | type[BotVersion]) -> int:
-    with Session(store.engine) as session:
+    with Session(store.database) as session:
         return session.exec(select(func.count()).select_from(table)).one()
 
 

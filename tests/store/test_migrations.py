@@ -46,14 +46,14 @@ TABLES = {
 
 def test_an_empty_database_is_migrated_to_head(store: Store) -> None:
     assert head_revision() == HEAD  # opening a store trusts HEAD to skip loading alembic
-    with store.engine.connect() as connection:
+    with store.database.connect() as connection:
         assert current_revision(connection) == HEAD
         assert MigrationContext.configure(connection).get_current_revision() == HEAD
         assert set(inspect(connection).get_table_names()) == TABLES
 
 
 def test_autogenerate_finds_nothing_to_migrate(store: Store) -> None:
-    assert schema_diff(store.engine) == []
+    assert schema_diff(store.database) == []
 
 
 def test_reopening_keeps_the_data(db_url: str) -> None:
@@ -113,7 +113,7 @@ def test_workers_opening_a_fresh_database_at_once_migrate_it_once(
     assert migrated(caplog.records) == [(None, HEAD)]  # one migrated; three found it done
     store = open_store(db_url)
     try:
-        assert schema_diff(store.engine) == []
+        assert schema_diff(store.database) == []
     finally:
         store.close()
 
@@ -135,7 +135,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_without_loss(db_url: str)
     try:
         user = store.authenticate("old-token")
         assert (user.name, user.operator) == ("old", False)
-        assert schema_diff(store.engine) == []
+        assert schema_diff(store.database) == []
     finally:
         store.close()
 
@@ -211,7 +211,7 @@ def test_upgrading_from_0004_counts_the_results_already_recorded(db_url: str) ->
         assert dict(ladder[2].head_to_head) == {"1,1": (1, 0, 0, 1, -40, 310)}
         assert dict(cup[1].head_to_head) == {"3,3": (1, 0, 1, 0, 55, 55)}
         assert dict(cup[3].head_to_head) == {"1,1": (1, 0, 1, 0, 55, 55)}
-        assert schema_diff(store.engine) == []
+        assert schema_diff(store.database) == []
     finally:
         store.close()
 
@@ -223,7 +223,7 @@ def named(replay: dict[str, Any], seats: tuple[int, ...], labels: dict[int, str]
 
 
 def rotated(seats: tuple[int, ...]) -> tuple[int, ...]:
-    """The second game's seats: everyone one seat further clockwise (arena.play.rotated)."""
+    """The second game's seats: everyone one seat further clockwise (competition/pairs.py)."""
     return (seats[3], seats[0], seats[1], seats[2])
 
 
@@ -250,7 +250,7 @@ def test_a_pending_version_of_the_0004_schema_gets_its_validation_queued(db_url:
         engine.dispose()
     store = open_store(db_url)
     try:
-        assert schema_diff(store.engine) == []
+        assert schema_diff(store.database) == []
         _active, pending = store.versions("b")
         assert store.validation_statuses() == {pending.id: "queued"}
         claimed = store.claim_job("w")
@@ -280,7 +280,7 @@ def test_look_alike_bots_of_the_0008_schema_are_reported_not_renamed(
     with caplog.at_level(logging.WARNING, logger="arena.store"):
         store = open_store(db_url)
     try:
-        assert schema_diff(store.engine) == []
+        assert schema_diff(store.database) == []
         assert [b.name for b in store.bots()] == sorted(names)  # nobody renamed
         keys = {b.name: b.name_key for b in store.bots()}
         assert keys == {

@@ -19,7 +19,7 @@ def test_a_database_rated_by_elo_before_the_seam_is_upgraded_without_loss(db_url
         engine.dispose()
     store = open_store(db_url)  # migrates to head
     try:
-        assert schema_diff(store.engine) == []
+        assert schema_diff(store.database) == []
         cup = store.tournament("cup")
         assert cup.id == 1 and cup.rating_model == "elo"
         assert [(r.version_id, r.value, r.deviation, r.games) for r in store.ratings(1)] == [

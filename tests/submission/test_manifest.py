@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from arena import manifest
-from arena.bot_specs import BotSpecError, resolve_bot
-from arena.submission import SubmissionError, content_hash, opened, pack, unpack
+from arena.bots import manifest
+from arena.bots.submission import SubmissionError, content_hash, opened, pack, unpack
+from arena.play.bot_specs import BotSpecError, resolve_bot
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 

@@ -1,4 +1,4 @@
-"""arena.submission against real hostile archives and directories built in tmp_path."""
+"""arena.bots.submission against real hostile archives and directories built in tmp_path."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.submission import (
+from arena.bots.submission import (
     MAX_DEPTH,
     MAX_MEMBERS,
     MAX_PART_BYTES,

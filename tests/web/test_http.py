@@ -16,7 +16,7 @@ import pytest
 
 from arena.competition.statistics import by_bot
 from arena.engine.replay import Replay, verify_replay
-from arena.inert import inert
+from arena.host.inert import inert
 from tests.cli.runner import arena_executable, error_line
 from tests.league.conftest import Arena
 from tests.web.conftest import MARKUP_NAME, Site

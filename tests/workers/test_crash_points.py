@@ -3,7 +3,7 @@ leaves the ladder whole: another worker run to idle finishes everything, once.
 
 Each run: ``a v1`` and ``b v1`` active (their match queued), ``a v2`` submitted through the
 server's path (pending, its validation queued). A real ``arena worker`` process is told by
-the test seam ``ARENA_CRASH_AT`` (``arena/crashpoint.py``) to ``os._exit`` at one step; it
+the test seam ``ARENA_CRASH_AT`` (``arena/host/crashpoint.py``) to ``os._exit`` at one step; it
 must die there (its status says so). The ladder is checked at once (atomic: no version
 active without its matches), then a second worker (``--silent-after 2``, so it takes the dead
 one's claim back) runs until idle, and every invariant is checked, by ``arena doctor`` and
@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.crashpoint import CRASH_STATUS, STEPS
+from arena.bots.submission import content_hash, pack
+from arena.host.crashpoint import CRASH_STATUS, STEPS
 from arena.league.api import LocalLadder, cached_data
 from arena.league.doctor import problems
 from arena.league.stored_files import code_key
 from arena.league.submit import settle
 from arena.read_model import LADDER
 from arena.store import MatchStatus, Store, VersionStatus, open_store
-from arena.submission import content_hash, pack
 from tests.cli.runner import run_arena
 from tests.store.conftest import postgres_schema_url
 

@@ -61,7 +61,7 @@ def create(name: str, deals_of: str | None = None) -> None:
     store = open_store()
     try:
         source, target = store.tournament(deals_of), store.tournament(name)
-        with store.engine.begin() as connection:
+        with store.database.begin() as connection:
             connection.execute(
                 text(
                     "UPDATE matches SET seed = (SELECT s.seed FROM matches s WHERE"

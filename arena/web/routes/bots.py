@@ -10,7 +10,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from arena.inert import inert_tree
+from arena.host.inert import inert_tree
 from arena.league.browse import NotFound, bot_index, bot_profile, reads_logs_of
 from arena.read_model import LADDER
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 
-from arena.inert import inert_tree
+from arena.host.inert import inert_tree
 from arena.league.api import NoResult
 from arena.league.browse import (
     Forbidden,

@@ -12,7 +12,7 @@ import re
 import socket
 import time
 
-from arena.limits import Limits
+from arena.bots.limits import Limits
 
 SCHEME = "tcp://"
 DEFAULT_TIMEOUT_S = 300  # per call: time to step through a decision, not for ever

@@ -1,4 +1,4 @@
-"""Tables and their pipeline: four bots (``arena.bot_specs``) started in a sandbox for each
+"""Tables and their pipeline: four bots (``arena.play.bot_specs``) started in a sandbox for each
 game, the game refereed between them, the bots stopped.
 
 Every game gets four fresh bots. While one game is played the next game's bots are already
@@ -22,18 +22,18 @@ from pathlib import Path
 
 import grpc
 
-from arena.attached import DEFAULT_TIMEOUT_S, AttachedBot, relaxed
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
 from arena.competition.pairs import Pair, PairGame, second_seating
 from arena.engine import DealRecord, Observation, Rules
 from arena.engine.events import Event
 from arena.engine.replay import Replay, build_replay
-from arena.limits import Limits
+from arena.play.attached import DEFAULT_TIMEOUT_S, AttachedBot, relaxed
+from arena.play.bot_specs import BotSpec
 from arena.referee import GameOutcome, RemotePlayer, StartupFault, run_game
 from arena.sandbox import RunningBot, Sandbox, SocketFault, dial_path
 from arena.sandbox.leftovers import scratch_dir
 
-log = logging.getLogger("arena.play")
+log = logging.getLogger("arena.play.tables")
 
 
 @dataclass(frozen=True)
@@ -139,8 +139,8 @@ def referee_table(
     The logs are kept as the game left them; then the table is torn down (the bots stopped,
     their channels closed, the scratch directory removed) by ``tear_down``, given the work
     to do: at once by default, in the background with ``TablePipeline.later``. Stopping a
-    table of containers takes 0.2 s, and 0.5-0.7 s when other workers stop theirs too: time
-    the next game need not wait for, since no bot of this game can reach it."""
+    table of containers takes a good part of a second, more while other workers stop theirs:
+    time the next game need not wait for, since no bot of this game can reach it."""
     channels: list[grpc.Channel] = []
     sockets: list[int] = []  # the bots' checked sockets, held open while they are dialled
     tear_down_table = functools.partial(_tear_down, table, channels, sockets)

@@ -1,7 +1,7 @@
 """The service's images, built offline the way the bot image is: the platform and PostgreSQL.
 
 Each is a Debian root (``BaseRecipe``, cached under ``$ARENA_HOME/cache``), what is added on
-top, and ``docker import`` with the image's config; ``arena/sandbox/image.py`` does each of
+top, and ``docker import`` with the image's config; ``arena/images/bot_images.py`` does each of
 those steps for all three images. Each is tagged ``REPOSITORY:<12 hex>`` by a sha256 over
 everything that goes into it, so an unchanged image is never rebuilt, and the newest build
 is also tagged ``REPOSITORY:offline``, which ``compose.offline.yaml`` runs by default.
@@ -31,9 +31,8 @@ from pathlib import Path
 
 import docker
 
-from arena.home import arena_home
-from arena.sandbox.errors import SandboxError
-from arena.sandbox.image import (
+from arena.host.home import arena_home
+from arena.images.bot_images import (
     FORMAT_VERSION,
     PLATFORMS,
     PYTHON_VERSION,
@@ -51,8 +50,9 @@ from arena.sandbox.image import (
     temp_dir,
     write_inside,
 )
+from arena.sandbox.errors import SandboxError
 
-SOURCE = Path(__file__).resolve().parents[1]  # the tree with pyproject.toml, sdk/, deploy/
+SOURCE = Path(__file__).resolve().parents[2]  # the tree with pyproject.toml, sdk/, deploy/
 LOCAL_TAG = "offline"
 
 ARENA_UID = 10001  # the image's unprivileged user, as in the registry Dockerfile

@@ -13,7 +13,7 @@ image is never rebuilt, and a changed SDK never reuses a stale one.
 The build image (``backalley-build:<12 hex>``, ``ensure_build_image``) is another root with
 the compilers alone (g++, Go, make): a bot's ``build`` runs there once, at submission.
 
-The service's images (``arena/service_images.py``: the platform, PostgreSQL) are built by the
+The service's images (``arena/images/service_images.py``: the platform, PostgreSQL) are built by the
 same steps: ``base_tarball`` (a cached Debian root of a ``BaseRecipe``), ``extract_root`` and
 ``import_root`` (import, smoke test, then tag).
 """
@@ -40,9 +40,8 @@ import docker
 import docker.errors
 import requests.exceptions
 
-from arena.home import arena_home
-
-from .errors import SandboxError
+from arena.host.home import arena_home
+from arena.sandbox.errors import SandboxError
 
 # Bump when the build changes in a way the inputs below do not show.
 FORMAT_VERSION = 1

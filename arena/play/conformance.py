@@ -21,14 +21,14 @@ from pathlib import Path
 
 import grpc
 
-from arena.attached import AttachedBot
-from arena.bot_specs import BotSpec
+from arena.bots.limits import Limits
 from arena.engine import GameState, Observation, Phase, Rules, observe
 from arena.engine.events import DealEnded, Event, GameEnded, TrickEnded
 from arena.engine.seeds import bot_seed
 from arena.engine.situation import fault_place
-from arena.limits import Limits
-from arena.play import SeatedBot
+from arena.play.attached import AttachedBot
+from arena.play.bot_specs import BotSpec
+from arena.play.tables import SeatedBot
 from arena.referee import BotFault, CrashFault, IllegalFault, StartupFault, TimeoutFault
 from arena.sandbox import RunningBot, Sandbox
 from arena.sandbox.leftovers import scratch_dir

@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena import manifest, submission
-from arena.attached import attached_address, is_attached
+from arena.bots import manifest, submission
+from arena.play.attached import attached_address, is_attached
 
 if TYPE_CHECKING:
     from arena.sandbox import Sandbox
 
 SAMPLE_BOTS = Path(
-    os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parent.parent / "sample_bots")
+    os.environ.get("ARENA_SAMPLE_BOTS", Path(__file__).resolve().parents[2] / "sample_bots")
 )
 ARCHIVES = (".zip", ".tar.gz", ".tgz")
 
@@ -93,7 +93,7 @@ def built(spec: BotSpec, sandbox: Sandbox) -> BotSpec:
     ``BotSpecError`` with the compiler's last lines if the build fails."""
     if spec.address is not None or manifest.read(spec.directory).build is None:
         return spec
-    from arena.home import arena_home
+    from arena.host.home import arena_home
     from arena.sandbox.build import BuildFailed, builder_of, cached_build
 
     builder = builder_of(sandbox)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from arena import manifest
+from arena.bots import manifest
 
 MiB = 1 << 20
 MAX_SUBMISSION_BYTES = 10 * MiB  # the archive's size, or a directory's total file size

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 
-from arena.rate_limit import LimitReached, RateLimit
+from arena.host.rate_limit import LimitReached, RateLimit
 
 __all__ = ["Gate", "LimitReached", "RateLimit", "ServiceLimits"]
 
