@@ -16,9 +16,8 @@ import socket
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 
 import typer
 from rich.console import Console
@@ -34,7 +33,6 @@ from arena.logs import setup_logging
 from arena.read_model import (
     LADDER,
     SILENT_AFTER_S,
-    MatchRow,
     MatchStatus,
     RatingModelName,
     ScheduleKind,
@@ -256,7 +254,7 @@ def bots_command(
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         versions = ladder.versions()
     if as_json:
-        print(json.dumps([asdict(v) for v in versions], indent=1))
+        print(json.dumps([v.as_json() for v in versions], indent=1))
         return
     table = Table("bot", "version", "status", "reason", "content")
     for v in versions:
@@ -426,40 +424,24 @@ def matches_command(
     """The tournament's matches in schedule order: team A (seats 0+2 of game 1) against B."""
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         rows = ladder.matches(tournament, status, bot)
-    shown = [_match_json(m) for m in rows]
     if as_json:
-        print(json.dumps(shown, indent=1))
+        print(json.dumps([m.as_json() for m in rows], indent=1))
         return
     table = Table("match", "index", "team A", "team B", "status", "points", "winner", "note")
-    for m, j in zip(rows, shown, strict=True):
-        points = j["points"]
+    for m in rows:
+        points = m.points
         score = (
             "" if points is None else f"team A {_signed(points[0])} · team B {_signed(points[1])}"
         )
         table.add_row(*cells(
-            str(m.id), str(m.schedule_index), m.team0, m.team1, m.status, score,
-            j["winner"] or "", m.note,
+            str(m.id), str(m.schedule_index), m.team_a, m.team_b, m.status, score,
+            m.winner, m.note,
         ))  # fmt: skip
     print_table(table)
 
 
 def _signed(n: int) -> str:
     return f"\u2212{-n}" if n < 0 else str(n)  # a true minus sign: "-" reads as a dash
-
-
-def _match_json(m: MatchRow) -> dict[str, Any]:
-    """A match as ``arena matches --json`` gives it (keys documented in the README)."""
-    winner = {"team 0": "team A", "team 1": "team B", "draw": "draw"}.get(m.winner)
-    return {
-        "id": m.id,
-        "schedule_index": m.schedule_index,
-        "team_a": m.team0,
-        "team_b": m.team1,
-        "status": m.status,
-        "points": None if m.points is None else list(m.points),
-        "winner": winner,
-        "note": m.note,
-    }
 
 
 ValidationOption = Annotated[
@@ -573,10 +555,7 @@ def logs_command(
             names = sorted({log.label for log in logs})
             fail(f"match {match_id} has no bot {bot!r} whose logs you may read: {', '.join(names)}")
     if as_json:
-        # The output as text, undecodable bytes replaced: json.dumps escapes every control
-        # character, so nothing the bot wrote reaches a terminal raw.
-        shown = [{**asdict(log), "output": log.output.decode(errors="replace")} for log in wanted]
-        print(json.dumps(shown, indent=1))
+        print(json.dumps([log.as_json() for log in wanted], indent=1))
         return
     for log in wanted:
         out.print(inert(f"== game {log.game}, seat {log.seat} ({log.label}) =="), markup=False)

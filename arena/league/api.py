@@ -20,7 +20,10 @@ from arena.competition import Format, scheduler_named
 from arena.competition.pairs import seat_in
 from arena.engine.replay import Replay
 from arena.read_model import (
+    DRAW,
     LADDER,
+    TEAM_A,
+    TEAM_B,
     BotLog,
     BotStatistics,
     CompareLine,
@@ -78,13 +81,13 @@ def match_row(labels: Labels, m: Match) -> MatchRow:
     return MatchRow(
         id=m.id or 0,
         schedule_index=m.schedule_index,
-        team0=labels.team(a, c),
-        team1=labels.team(b, d),
+        team_a=labels.team(a, c),
+        team_b=labels.team(b, d),
         status=m.status,
         points=(m.points_team0, m.points_team1)
         if done and m.points_team0 is not None and m.points_team1 is not None
         else None,
-        winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
+        winner=(DRAW if m.winner is None else (TEAM_A, TEAM_B)[m.winner]) if done else "",
         note=(f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else "") or (m.last_error or ""),
         seats=tuple(labels.entrant(v) for v in m.seats),
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arena.competition.pairs import first_game_seat
@@ -42,6 +42,10 @@ class MatchPage:
     pages: int  # at least 1
     total: int  # matches that pass the filter
     rows: list[MatchRow]
+
+    def as_json(self) -> dict[str, Any]:
+        """``/api/matches``: each row as ``arena matches --json``'s."""
+        return {**asdict(self), "rows": [row.as_json() for row in self.rows]}
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,10 @@ class MatchDetail:
     forfeit: ForfeitPlace | None
     deals: list[DealPoints] = field(default_factory=list)  # both games side by side
 
+    def as_json(self) -> dict[str, Any]:
+        """``/api/matches/ID``: the row as ``arena matches --json``'s."""
+        return {**asdict(self), "row": self.row.as_json()}
+
 
 @dataclass(frozen=True)
 class HeadToHead:
@@ -126,6 +134,15 @@ class BotProfile:
     tournament: str = LADDER  # what head-to-head and statistics count
     # arena.competition.statistics over the games of its played matches in ``tournament``
     statistics: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """``/api/bots/NAME``: versions as ``arena bots --json``'s, matches as ``arena
+        matches --json``'s."""
+        return {
+            **asdict(self),
+            "versions": [v.as_json() for v in self.versions],
+            "recent": [m.as_json() for m in self.recent],
+        }
 
 
 class StandingsCache:

@@ -97,4 +97,4 @@ def bot_page(request: Request, site: SiteDep, name: str, tournament: str = LADDE
 
 @router.get("/api/bots/{name:path}")
 def api_bot(site: SiteDep, name: str, tournament: str = LADDER) -> dict[str, Any]:
-    return asdict(bot_profile(site.ladder, name, RECENT, tournament))
+    return bot_profile(site.ladder, name, RECENT, tournament).as_json()
