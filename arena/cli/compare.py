@@ -60,7 +60,7 @@ from arena.read_model import CompareLine, CompareSettings
 from arena.service.tls import ClientTls
 
 from .app import app, fail, out, sandbox_for, seed_or_random
-from .ladder import ladder_for, local_ladder, token_of
+from .opening import ladder_for, local_ladder, token_of
 from .options import PlaintextOption, SandboxOption, ServerOption, TlsCaOption, TokenOption
 
 if TYPE_CHECKING:  # the rest is imported where it is used (see app.py)

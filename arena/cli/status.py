@@ -15,7 +15,7 @@ from arena.read_model import SILENT_AFTER_S, MatchStatus, Problem, Status
 from arena.service.tls import ClientTls
 
 from .app import app, cells, fail, out
-from .ladder import ladder_for, opened_store, print_table
+from .opening import ladder_for, opened_store, print_table
 from .options import PlaintextOption, ServerOption, TlsCaOption
 
 ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)

@@ -13,7 +13,7 @@ from rich.table import Table
 from arena.service.tls import ClientTls
 
 from .app import app, err, fail, out
-from .ladder import ladder_for, print_table, token_of
+from .opening import ladder_for, print_table, token_of
 from .options import PlaintextOption, ServerOption, TlsCaOption, TokenOption
 
 token_app = typer.Typer(no_args_is_help=True, help="Your tokens: list, create, revoke.")

@@ -55,7 +55,7 @@ from arena.store import (
 
 from .bot_statistics import bot_statistics
 from .compare import compare_queued, resolve_version
-from .labels import Labels
+from .labels import Labels, version_row
 from .schedules import top_up
 from .standings import standings
 from .status import status
@@ -143,9 +143,10 @@ class Ladder(Protocol):
     def close(self) -> None: ...
 
 
-def cached_data(store: Store) -> StoredFiles:
-    """The store's files, bot code unpacked into this machine's cache under $ARENA_HOME."""
-    return StoredFiles(store, arena_home() / "cache")
+def cached_data(store: Store, home: Path | None = None) -> StoredFiles:
+    """The store's files, bot code unpacked into this machine's cache under ``home`` (by
+    default $ARENA_HOME)."""
+    return StoredFiles(store, (home or arena_home()) / "cache")
 
 
 class LocalLadder:
@@ -164,17 +165,20 @@ class LocalLadder:
     def close(self) -> None:
         self.store.close()
 
+    def add_user(self, name: str, *, operator: bool = False) -> str:
+        """A new user (an operator reads every bot's logs and code); their first token,
+        whose hash alone is kept."""
+        return self.store.add_user(name, operator=operator)
+
     def submit(self, token: str, path: Path, name: str) -> SubmitOutcome:
         if self.sandbox is None:  # the server: the workers validate it
-            done = submit(self.store, token=token, path=path, name=name)
-            return SubmitOutcome(self._row(done.version, name), done.new, done.scheduled)
+            return submit(self.store, token=token, path=path, name=name)
         self.store.authenticate(token)  # before a sandbox is opened for nothing
         backend = self.sandbox()
         try:
             done = submit(self.store, token=token, path=path, name=name)
-            version_id = done.version.id
-            assert version_id is not None
             if done.version.status == VersionStatus.PENDING:
+                version_id = self._version_id(name, done.version.number)
                 worker = f"{socket.gethostname()}:{os.getpid()}:submit"
                 validated = validate_until_settled(
                     self.store, self.data, backend, version_id, worker
@@ -185,12 +189,12 @@ class LocalLadder:
                 done = replace(validated.settled, new=done.new)
         finally:
             backend.close()
-        return SubmitOutcome(self._row(done.version, name), done.new, done.scheduled)
+        return done
 
     def versions(self) -> list[VersionRow]:
         validations = self.store.validation_statuses()
         return [
-            self._row(version, bot.name, validations.get(version.id or 0, ""))
+            version_row(self.store, version, bot.name, validations.get(version.id or 0, ""))
             for bot in self.store.bots()
             for version in self.store.versions(bot.name)
         ]
@@ -325,13 +329,11 @@ class LocalLadder:
 
     # ------------------------------------------------------------------ helpers
 
-    def _row(self, version: BotVersion, bot: str, validation: str | None = None) -> VersionRow:
-        if validation is None:
-            validation = self.store.validation_statuses().get(version.id or 0, "")
-        return VersionRow(
-            bot, version.number, version.status, version.reason or "", version.content_hash,
-            validation,
-        )  # fmt: skip
+    def _version_id(self, bot: str, number: int) -> int:
+        found = [v.id for v in self.store.versions(bot) if v.number == number]
+        if not found or found[0] is None:
+            raise NotFound(f"unknown version {bot}@{number}")
+        return found[0]
 
     def _validated(self, bot: str, number: int) -> tuple[BotVersion, Validation]:
         """The version and its played validation game; NoResult while it is not played."""

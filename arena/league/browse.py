@@ -31,6 +31,7 @@ from arena.store.tokens import token_hash
 
 from .api import LocalLadder, match_row
 from .bot_statistics import version_tallies
+from .labels import version_row
 
 PAGE_SIZE = 50
 
@@ -264,7 +265,9 @@ def bot_profile(
     return BotProfile(
         name=bot.name,
         owner=owner,
-        versions=[ladder._row(v, bot.name, validations.get(v.id or 0, "")) for v in versions],
+        versions=[
+            version_row(store, v, bot.name, validations.get(v.id or 0, "")) for v in versions
+        ],
         history=history,
         head_to_head=[_head_to_head(k, v, opponents[k]) for k, v in sorted(head.items())],
         recent=[match_row(ladder.labels, m) for m in store.recent_done(number, recent)],
