@@ -29,32 +29,39 @@ from arena.read_model import (
     CompareLine,
     CompareSettings,
     MatchRow,
+    Problem,
     Standing,
     Status,
     StoredCode,
     SubmitOutcome,
     TokenRow,
     VersionRow,
+    version_label,
 )
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
     BotVersion,
     Forbidden,
-    Match,
     MatchStatus,
     NotFound,
     RatingModelName,
     ScheduleKind,
     Store,
-    Tournament,
     User,
     Validation,
     VersionStatus,
     arena_home,
 )
 
+# What the ladder answers with beyond the read model's rows, and the store's error, for the
+# front ends that reach the data through the ladder alone (the CLI, the web).
+from arena.store import Match as Match
+from arena.store import StoreError as StoreError
+from arena.store import Tournament as Tournament
+
 from .bot_statistics import bot_statistics
 from .compare import compare_queued, resolve_version
+from .doctor import problems, repair
 from .labels import Labels, version_row
 from .schedules import top_up
 from .standings import standings
@@ -63,10 +70,13 @@ from .stored_files import StoredFiles
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
+from .worker import Listener, Worker, WorkerConfig
 
 
-def _reads(user: User | None, owner: int) -> bool:
-    """Whether ``user`` may read what is the owner's alone: a bot's logs, notes and code."""
+def may_read(user: User | None, owner: int) -> bool:
+    """Whether ``user`` may read what is a bot's owner's alone, its logs, notes and code: its
+    owner (by id) and the operators may, nobody signed out. The one rule for the CLI, the
+    service and the web."""
     return user is not None and (user.operator or owner == user.id)
 
 
@@ -232,8 +242,12 @@ class LocalLadder:
         assert match.replay_path is not None
         replay = self.data.read_replays(match.replay_path)[game - 1]
         owners = [self.store.bot_by_id(self.store.version(v).bot_id).owner_id for v in match.seats]
-        mine = [seat_in(game, s) for s, owner in enumerate(owners) if _reads(user, owner)]
+        mine = [seat_in(game, s) for s, owner in enumerate(owners) if may_read(user, owner)]
         return replay.notes_only_of(mine)
+
+    def reads_bot(self, user: User | None, bot: str) -> bool:
+        """Whether ``user`` may read the bot's logs, notes and code (``may_read``)."""
+        return may_read(user, self.store.bot(bot).owner_id)
 
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         return self.logs_of(self.store.authenticate(token), match_id)
@@ -244,7 +258,7 @@ class LocalLadder:
         match = self._played(match_id)
         assert match.logs_path is not None
         owners = [self.store.bot_by_id(self.store.version(v).bot_id).owner_id for v in match.seats]
-        readable = [user.operator or owner == user.id for owner in owners]
+        readable = [may_read(user, owner) for owner in owners]
         if not any(readable):
             raise Forbidden(f"match {match_id} has none of your bots: its logs are their owners'")
         logs = self.data.read_json(match.logs_path)
@@ -261,9 +275,10 @@ class LocalLadder:
         user = self.store.authenticate(token)
         found = resolve_version(self.store, version)
         bot = self.store.bot_by_id(found.bot_id)
-        if not (user.operator or bot.owner_id == user.id):
+        if not may_read(user, bot.owner_id):
             raise Forbidden(f"bot {bot.name!r} is another user's: its code is its owner's")
-        return StoredCode(f"{bot.name} v{found.number}", self.data.read_blob(found.archive_path))
+        label = version_label(bot.name, found.number)
+        return StoredCode(label, self.data.read_blob(found.archive_path))
 
     def validation_replay(self, bot: str, number: int) -> Replay:
         """The version's validation game, public: no bot's notes."""
@@ -276,12 +291,14 @@ class LocalLadder:
         assert validation.replay_path is not None
         replays = self.data.read_replays(validation.replay_path)
         if not replays:
-            raise NotFound(f"{bot} v{number} played no validation game: its build failed")
+            raise NotFound(
+                f"{version_label(bot, number)} played no validation game: its build failed"
+            )
         replay = replays[0]
         if user is not None and user.operator:
             return replay
         owner = self.store.bot_by_id(version.bot_id).owner_id
-        return replay.notes_only_of(VALIDATION_SEATS if _reads(user, owner) else ())
+        return replay.notes_only_of(VALIDATION_SEATS if may_read(user, owner) else ())
 
     def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
         return self.validation_logs_of(self.store.authenticate(token), bot, number)
@@ -290,11 +307,13 @@ class LocalLadder:
         """The version's seats' logs in its validation game, to its owner or an operator."""
         version, validation = self._validated(bot, number)
         owner = self.store.bot_by_id(version.bot_id).owner_id
-        if not (user.operator or owner == user.id):
-            raise Forbidden(f"{bot} v{number} is not your bot: its logs are its owner's")
+        if not may_read(user, owner):
+            raise Forbidden(
+                f"{version_label(bot, number)} is not your bot: its logs are its owner's"
+            )
         assert validation.logs_path is not None
         keys = self.data.read_json(validation.logs_path)["game1"]
-        label = f"{bot} v{number}"
+        label = version_label(bot, number)
         return [
             BotLog(1, seat, seat, label, self.data.read_blob(keys[seat]))
             for seat in VALIDATION_SEATS
@@ -343,7 +362,8 @@ class LocalLadder:
         validation = self.store.validation(found[0].id)
         if validation.status != MatchStatus.DONE or validation.replay_path is None:
             raise NoResult(
-                f"{bot} v{number}'s validation game has not been played (it is {validation.status})"
+                f"{version_label(bot, number)}'s validation game has not been played"
+                f" (it is {validation.status})"
             )
         return found[0], validation
 
@@ -384,6 +404,49 @@ class LocalLadder:
         changed = self.store.set_schedule(name, schedule, ladder=LADDER)
         assert changed.id is not None
         return changed, top_up(self.store, changed.id)
+
+    def rotate_deal_secret(self) -> int:
+        """A new deal secret for the matches scheduled from now on; its generation."""
+        return self.store.rotate_deal_secret()
+
+    def export_code(self, version: str, output: Path) -> str:
+        """The version's code (``NAME@V``, or ``NAME``: its active one) written into
+        ``output``, a new or empty directory, with no token (this machine's store is its
+        operator's); the version's label."""
+        found = resolve_version(self.store, version)
+        self.data.export_code(found.archive_path, output)
+        return version_label(self.store.bot_by_id(found.bot_id).name, found.number)
+
+    def code_dir(self, version: str) -> Path:
+        """The version's code (``NAME@V``, or ``NAME``), unpacked in this machine's cache."""
+        return self.data.code_dir(resolve_version(self.store, version).archive_path)
+
+    def match_counts(self, tournament: str) -> dict[MatchStatus, int]:
+        """The tournament's matches by status."""
+        t = self.tournament(tournament)
+        assert t.id is not None
+        return self.store.status_counts(t.id)
+
+    def problems(self, silent_after: float) -> list[Problem]:
+        """The ladder's broken invariants (``doctor.py``)."""
+        return problems(self.store, silent_after)
+
+    def repair(self, silent_after: float) -> list[str]:
+        """What ``doctor.py`` mended, one line each."""
+        return repair(self.store, silent_after)
+
+    def worker(
+        self,
+        sandbox: Sandbox,
+        config: WorkerConfig,
+        *,
+        tournament: Tournament | None = None,
+        listener: Listener | None = None,
+    ) -> Worker:
+        """A worker on this ladder's store and files, playing in ``sandbox`` (only
+        ``tournament``'s matches, when given)."""
+        tid = None if tournament is None else tournament.id
+        return Worker(self.store, self.data, sandbox, config, tournament_id=tid, listener=listener)
 
     def unfinished(self, tournament: Tournament | None = None) -> int:
         """Matches queued or running in ``tournament`` (None: in all)."""

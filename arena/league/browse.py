@@ -339,11 +339,6 @@ def user_of_session(ladder: LocalLadder, digest: str) -> User | None:
         return None
 
 
-def reads_logs_of(user: User | None, owner: str) -> bool:
-    """Whether ``user`` reads the logs of a bot ``owner`` owns: its owner and operators do."""
-    return user is not None and (user.operator or user.name == owner)
-
-
 # ---------------------------------------------------------------------- helpers
 
 

@@ -24,7 +24,7 @@ from arena.crashpoint import crash_point
 from arena.engine.replay import Forfeit
 from arena.limits import Limits
 from arena.play import GameSettings, game_replay, play_game
-from arena.read_model import SubmitOutcome
+from arena.read_model import SubmitOutcome, version_label
 from arena.render import forfeit_where
 from arena.sandbox import Sandbox
 from arena.sandbox.build import BuildFailed, build_bot, builder_of
@@ -159,7 +159,7 @@ def _play(
         logs_key = data.store_json({"game1": [log_key] * 4})
         return data.store_replays([]), logs_key, f"validation: {failed}"
     bot = store.bot_by_id(version.bot_id)
-    own = BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path))
+    own = BotSpec(version_label(bot.name, version.number), data.code_dir(version.archive_path))
     opponent = BotSpec(VALIDATION_OPPONENT, SAMPLE_BOTS / VALIDATION_OPPONENT)
     limits = Limits()  # the defaults, whatever the ladder's: one bar for every submission
     with tempfile.TemporaryDirectory(prefix="arena-validation-") as tmp:
