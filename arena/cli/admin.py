@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from .app import app, err, out
-from .opening import opened_store
+from .opening import local_ladder
 
 user_app = typer.Typer(no_args_is_help=True, help="Manage users.")
 app.add_typer(user_app, name="user")
@@ -23,8 +23,8 @@ def user_add(
     ] = False,
 ) -> None:
     """Add a user and print their token (shown this once; only its hash is kept)."""
-    with opened_store() as store:
-        token = store.add_user(name, operator=operator)
+    with local_ladder() as ladder:
+        token = ladder.add_user(name, operator=operator)
     out.print(token, markup=False)
     err.print(f"user {name} added: keep the token above, it is not shown again", markup=False)
 
@@ -33,6 +33,6 @@ def user_add(
 def secret_rotate() -> None:
     """Replace the deal secret: matches scheduled from now on draw their seeds from a new
     one (those already scheduled keep theirs). For a secret that may have leaked."""
-    with opened_store() as store:
-        generation = store.rotate_deal_secret()
+    with local_ladder() as ladder:
+        generation = ladder.rotate_deal_secret()
     out.print(f"deal secret rotated: generation {generation}", markup=False)

@@ -15,7 +15,7 @@ from arena.read_model import LADDER
 from arena.service.tls import ClientTls
 
 from .app import app, bots_app, cells, fail, out
-from .opening import ladder_for, opened_store, print_table, token_of
+from .opening import ladder_for, local_ladder, print_table, token_of
 from .options import PlaintextOption, ServerOption, TlsCaOption, TokenOption, TournamentOption
 
 app.add_typer(bots_app, name="bots")
@@ -65,8 +65,6 @@ def bots_export(
     plaintext: PlaintextOption = False,
 ) -> None:
     """Write a stored version's code into a directory (through a server: your own bots')."""
-    from arena.league.api import cached_data
-    from arena.league.compare import resolve_version
     from arena.league.stored_files import export_archive
 
     if server:
@@ -76,10 +74,9 @@ def bots_export(
             export_archive(code.archive, output)
         out.print(inert(f"{code.label} -> {output}"), markup=False)
         return
-    with opened_store() as store:
-        found = resolve_version(store, version)
-        cached_data(store).export_code(found.archive_path, output)
-    out.print(f"{store.bot_by_id(found.bot_id).name} v{found.number} -> {output}", markup=False)
+    with local_ladder() as ladder:
+        label = ladder.export_code(version, output)
+    out.print(inert(f"{label} -> {output}"), markup=False)
 
 
 @app.command("bot")

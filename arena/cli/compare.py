@@ -177,10 +177,7 @@ def server_bot(
 
 def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """A bot spec as ``arena play`` takes it, or ``NAME@N``: a version in the local store."""
-    from arena.league.compare import resolve_version
-
     if "@" not in spec or Path(spec).exists():
         return resolve_bot(spec, unpacked)
     with local_ladder() as ladder:
-        version = resolve_version(ladder.store, spec)
-        return BotSpec(spec, ladder.data.code_dir(version.archive_path))
+        return BotSpec(spec, ladder.code_dir(spec))

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from arena.engine.replay import ReplayError, verify_replay
 from arena.inert import inert, inert_bytes
-from arena.read_model import LADDER, MatchStatus
+from arena.read_model import LADDER, MatchStatus, parse_version, version_label
 from arena.service.tls import ClientTls
 
 from .app import app, cells, fail, out, replay_app
@@ -70,11 +70,11 @@ ValidationOption = Annotated[
 
 
 def version_spec(spec: str) -> tuple[str, int]:
-    """``NAME@V`` as (name, V); a bad one is an ``error:`` line."""
-    name, _, number = spec.rpartition("@")
-    if not name or not number.isdigit():
+    """``NAME@V`` as (name, V) (``parse_version``); a bad one is an ``error:`` line."""
+    name, number = parse_version(spec)
+    if number is None:
         fail(f"--validation takes NAME@V, a bot and its version number (mybot@2), got {spec!r}")
-    return name, int(number)
+    return name, number
 
 
 @replay_app.command("show")
@@ -100,7 +100,7 @@ def replay_show(
     if game not in (1, 2):
         fail(f"--game is 1 or 2, got {game}")
     spec = version_spec(validation) if validation is not None else None
-    what = f"match {match_id}" if spec is None else f"{spec[0]} v{spec[1]}'s validation game"
+    what = f"match {match_id}" if spec is None else f"{version_label(*spec)}'s validation game"
     try:
         with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
             if spec is not None:

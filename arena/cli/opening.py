@@ -21,7 +21,6 @@ from .app import fail, out, sandbox_for
 
 if TYPE_CHECKING:  # the rest is imported where it is used (see app.py)
     from arena.league.api import Ladder, LocalLadder
-    from arena.store import Store
 
 
 Errors = tuple[type[Exception], ...]
@@ -30,9 +29,8 @@ Errors = tuple[type[Exception], ...]
 def local_errors() -> Errors:
     """What the local store, sandbox and ladder raise for input a person can act on."""
     from arena.competition import ScheduleError
-    from arena.league.api import NoResult
+    from arena.league.api import NoResult, StoreError
     from arena.sandbox import SandboxError
-    from arena.store import StoreError
 
     return (StoreError, SubmissionError, SandboxError, ScheduleError, NoResult, ValueError)
 
@@ -53,8 +51,8 @@ C = TypeVar("C", bound=_Closes)
 
 @contextlib.contextmanager
 def opened(open_it: Callable[[], C], errors: Callable[[], Errors] = local_errors) -> Iterator[C]:
-    """The ladder (``open_ladder``) or store (``open_store``) ``open_it`` opens, closed
-    after; every one of its ``errors()`` opening or using it as one ``error:`` line."""
+    """The ladder (``open_ladder``) ``open_it`` opens, closed after; every one of its
+    ``errors()`` opening or using it as one ``error:`` line."""
     caught = errors()
     try:
         it = open_it()
@@ -66,13 +64,6 @@ def opened(open_it: Callable[[], C], errors: Callable[[], Errors] = local_errors
         fail(str(e))
     finally:
         it.close()
-
-
-def opened_store() -> contextlib.AbstractContextManager[Store]:
-    """The store, with every store / sandbox / submission error as one ``error:`` line."""
-    from arena.store import open_store
-
-    return opened(open_store)
 
 
 PLAINTEXT_OFF = ClientTls()  # TLS, trusting the system's roots

@@ -113,9 +113,7 @@ def tournament_status(
 ) -> None:
     """How many matches are queued, running, done and failed; the standings so far."""
     with local_ladder() as ladder:
-        t = ladder.tournament(name)
-        assert t.id is not None
-        counts = ladder.store.status_counts(t.id)
+        counts = ladder.match_counts(name)
         if as_json:
             rows = [row.as_json() for row in ladder.standings(name)]
             matches = {s.value: counts[s] for s in MatchStatus}

@@ -24,9 +24,9 @@ def web_command(
     """Serve the ladder, the bots, the matches and a replay viewer over HTTP, read-only, on
     the store named by ARENA_DATABASE_URL (default: SQLite in $ARENA_HOME). Runs until
     SIGINT or SIGTERM (exit status 130 or 143: 128 + the signal, as a shell reports it)."""
+    from arena.league.api import StoreError
     from arena.league.opening import open_ladder  # the web's imports only when serving
     from arena.logs import setup_logging
-    from arena.store import StoreError
     from arena.web import create_app
     from arena.web.server import serve, url_of
 

@@ -16,9 +16,8 @@ from .opening import local_ladder
 from .options import SandboxOption
 
 if TYPE_CHECKING:  # the rest is imported where it is used (see app.py)
-    from arena.league.api import LocalLadder
+    from arena.league.api import LocalLadder, Match, Tournament
     from arena.sandbox import Sandbox
-    from arena.store import Match, Tournament
 
 
 @app.command("worker")
@@ -39,7 +38,7 @@ def worker_command(
     """Claim queued matches and play them until stopped.
 
     On SIGINT or SIGTERM the matches in hand are finished and recorded first."""
-    from arena.league.worker import Worker, WorkerConfig
+    from arena.league.worker import WorkerConfig
 
     try:
         setup_logging()  # its events on stderr: $ARENA_LOG_FORMAT, $ARENA_LOG_LEVEL
@@ -49,9 +48,9 @@ def worker_command(
         fail("--concurrency must be >= 1")
     config = WorkerConfig(concurrency, heartbeat, silent_after)
     with local_ladder() as ladder:
-        tid = ladder.tournament(tournament).id if tournament else None
+        only = ladder.tournament(tournament) if tournament else None
         backend = sandbox_for(sandbox, fallback=False)
-        worker = Worker(ladder.store, ladder.data, backend, config, tournament_id=tid)
+        worker = ladder.worker(backend, config, tournament=only)
         # A flag, not KeyboardInterrupt: an exception raised in the middle of Thread.join
         # can leave the slot threads running unjoined while the interpreter shuts down.
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -66,9 +65,8 @@ def run_with_progress(
     ladder: LocalLadder, tournament: Tournament | None, concurrency: int, sandbox: Sandbox
 ) -> None:
     """Play until nothing is left, with a progress bar over the queued and running matches."""
-    from arena.league.worker import Worker, WorkerConfig
+    from arena.league.worker import WorkerConfig
 
-    tid = tournament.id if tournament is not None else None
     left = ladder.unfinished(tournament)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeElapsedColumn(), console=err) as progress:
@@ -82,7 +80,5 @@ def run_with_progress(
                 progress.update(task, total=done + ladder.unfinished(tournament))
 
         config = WorkerConfig(concurrency=concurrency)
-        worker = Worker(
-            ladder.store, ladder.data, sandbox, config, tournament_id=tid, listener=tell
-        )
+        worker = ladder.worker(sandbox, config, tournament=tournament, listener=tell)
         worker.run(until_idle=True)

@@ -28,6 +28,8 @@ NEVER = {
     "arena.store": {"arena.league", "arena.sandbox", "arena.referee", "arena.service", "arena.web"},
     # Reads, never plays; and only through the ladder (arena.league), never the store.
     "arena.web": {"arena.sandbox", "arena.referee", "arena.service", "arena.store"},
+    # Parses, calls the ladder (local or remote), prints: its data only through the ladder.
+    "arena.cli": {"arena.store"},
 }  # fmt: skip
 
 
