@@ -65,6 +65,29 @@ class TournamentFormat(StrEnum):
 # ------------------------------------------------------------------ bots, matches, tokens
 
 
+def version_label(bot: str, number: int) -> str:
+    """How people read a version, everywhere: ``mybot v2``.
+
+    >>> version_label("mybot", 2)
+    'mybot v2'
+    """
+    return f"{bot} v{number}"
+
+
+def parse_version(spec: str) -> tuple[str, int | None]:
+    """``NAME@V`` as (NAME, V), ``NAME`` alone as (NAME, None): the one reading of what
+    every command and call names a version by. A name may hold ``@`` itself, so V is
+    what follows the last one, when it is a number.
+
+    >>> parse_version("mybot@2"), parse_version("mybot"), parse_version("a@b@3")
+    (('mybot', 2), ('mybot', None), ('a@b', 3))
+    """
+    name, at, number = spec.rpartition("@")
+    if at and name and number.isascii() and number.isdigit():
+        return name, int(number)
+    return spec, None
+
+
 @dataclass(frozen=True)
 class VersionRow:
     bot: str
@@ -78,7 +101,11 @@ class VersionRow:
 
     @property
     def label(self) -> str:
-        return f"{self.bot} v{self.number}"
+        return version_label(self.bot, self.number)
+
+    def as_json(self) -> dict[str, Any]:
+        """``arena bots --json``'s object, and the web's."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -97,21 +124,45 @@ class Entrant:
 
     @property
     def label(self) -> str:
-        return f"{self.bot} v{self.version}"
+        return version_label(self.bot, self.version)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"bot": self.bot, "version": self.version}
+
+
+TEAM_A, TEAM_B, DRAW = "team A", "team B", "draw"  # a match's winners
 
 
 @dataclass(frozen=True)
 class MatchRow:
+    """A duplicate pair. Team A is the bots at seats 0 and 2 of its first game (1 and 3 of
+    the second), team B the others: one team follows the same bots across both games."""
+
     id: int
     schedule_index: int
-    team0: str
-    team1: str
+    team_a: str  # "a v1", or "a v1 + b v2" in a mixed team
+    team_b: str
     status: str
-    points: tuple[int, int] | None  # team 0's and team 1's, once done
-    winner: str  # "team 0", "team 1" or "draw" once done
+    points: tuple[int, int] | None  # team A's and team B's over both games, once done
+    winner: str  # TEAM_A, TEAM_B or DRAW once done, else ""
     note: str  # the forfeit, or the last infrastructure failure
-    # The first game's seats 0-3 by name (team 0: seats 0 and 2); () from a remote ladder.
+    # The first game's seats 0-3 by name (team A: seats 0 and 2).
     seats: tuple[Entrant, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        """The one JSON form of a match, for ``arena matches --json`` and the web's
+        ``/api/``: ``points`` a list or null, ``winner`` null until done."""
+        return {
+            "id": self.id,
+            "schedule_index": self.schedule_index,
+            "team_a": self.team_a,
+            "team_b": self.team_b,
+            "status": self.status,
+            "points": None if self.points is None else list(self.points),
+            "winner": self.winner or None,
+            "note": self.note,
+            "seats": [seat.as_json() for seat in self.seats],
+        }
 
 
 @dataclass(frozen=True)
@@ -121,6 +172,11 @@ class BotLog:
     first_seat: int  # the same bot's seat in the first game
     label: str  # "name vN"
     output: bytes
+
+    def as_json(self) -> dict[str, Any]:
+        """The output as text, undecodable bytes replaced: ``json.dumps`` escapes every
+        control character, so nothing the bot wrote reaches a terminal raw."""
+        return {**asdict(self), "output": self.output.decode(errors="replace")}
 
 
 @dataclass(frozen=True)
@@ -134,6 +190,9 @@ class TokenRow:
     name: str
     created_at: float
     expires_at: float | None  # None: never
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 # ------------------------------------------------------------------ the standings

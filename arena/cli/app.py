@@ -163,12 +163,21 @@ def sandbox_for(
 ) -> Sandbox:
     """The sandbox asked for, else docker where an engine answers (process, said aloud, if
     none does and ``fallback``); ``SandboxError`` names what is missing."""
-    from arena.sandbox import default_kind, open_sandbox
+    from arena.sandbox import open_sandbox
 
     if kind is None:
-        warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
-        kind = "process" if python else default_kind(warn, fallback=fallback)
+        kind = "process" if python else sandbox_kind(None, fallback=fallback)
     return open_sandbox(kind, python=python, image=image)
+
+
+def sandbox_kind(kind: str | None, *, fallback: bool = True) -> str:
+    """``kind``, else the one ``sandbox_for`` would open, chosen (and said aloud) once."""
+    from arena.sandbox import default_kind
+
+    if kind is not None:
+        return kind
+    warn = lambda message: err.print(f"warning: {message}", markup=False)  # noqa: E731
+    return default_kind(warn, fallback=fallback)
 
 
 def seed_or_random(seed: int | None) -> int:

@@ -60,7 +60,7 @@ from arena.read_model import CompareLine, CompareSettings
 from arena.service.tls import ClientTls
 
 from .app import app, fail, out, sandbox_for, seed_or_random
-from .ladder import ladder_for, local_ladder, token_of
+from .opening import ladder_for, local_ladder, token_of
 from .options import PlaintextOption, SandboxOption, ServerOption, TlsCaOption, TokenOption
 
 if TYPE_CHECKING:  # the rest is imported where it is used (see app.py)
@@ -177,10 +177,7 @@ def server_bot(
 
 def local_bot(spec: str, unpacked: contextlib.ExitStack) -> BotSpec:
     """A bot spec as ``arena play`` takes it, or ``NAME@N``: a version in the local store."""
-    from arena.league.compare import resolve_version
-
     if "@" not in spec or Path(spec).exists():
         return resolve_bot(spec, unpacked)
     with local_ladder() as ladder:
-        version = resolve_version(ladder.store, spec)
-        return BotSpec(spec, ladder.data.code_dir(version.archive_path))
+        return BotSpec(spec, ladder.code_dir(spec))

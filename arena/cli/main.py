@@ -12,8 +12,13 @@ import sys
 import typer
 from typer._click.exceptions import ClickException
 
-from . import check_bot, compare, ladder, server, status, tokens, web  # noqa: F401
 from .app import app, err
+
+# The command groups, in the order --help lists their commands (each registers as it loads).
+# isort: off
+from . import check_bot, submit, standings, bots, matches, worker, demo  # noqa: F401
+from . import admin, tournament, compare, server, status, tokens, web  # noqa: F401
+# isort: on
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from arena.service.quotas import ServiceLimits
 from arena.service.tls import server_credentials
 
 from .app import app, fail
-from .ladder import opened
+from .opening import opened
 
 D = ServiceLimits()  # the defaults, shown by --help
 log = logging.getLogger("arena.server")

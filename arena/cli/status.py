@@ -15,7 +15,7 @@ from arena.read_model import SILENT_AFTER_S, MatchStatus, Problem, Status
 from arena.service.tls import ClientTls
 
 from .app import app, cells, fail, out
-from .ladder import ladder_for, opened_store, print_table
+from .opening import ladder_for, local_ladder, print_table
 from .options import PlaintextOption, ServerOption, TlsCaOption
 
 ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)
@@ -86,13 +86,11 @@ def doctor_command(
     status 1 if any is broken (after --repair: still broken)."""
     if silent_after <= 0:
         fail(f"--silent-after must be > 0, got {silent_after:g}")
-    from arena.league.doctor import problems, repair  # the store's: loaded when run
-
-    with opened_store() as store:
+    with local_ladder() as ladder:
         if repair_:
-            for line in repair(store, silent_after):
+            for line in ladder.repair(silent_after):
                 out.print(f"repaired: {inert(line)}", markup=False)
-        found = problems(store, silent_after)
+        found = ladder.problems(silent_after)
     print_problems(found)
     if found:
         raise typer.Exit(1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -14,7 +13,7 @@ from rich.table import Table
 from arena.service.tls import ClientTls
 
 from .app import app, err, fail, out
-from .ladder import ladder_for, print_table, token_of
+from .opening import ladder_for, print_table, token_of
 from .options import PlaintextOption, ServerOption, TlsCaOption, TokenOption
 
 token_app = typer.Typer(no_args_is_help=True, help="Your tokens: list, create, revoke.")
@@ -40,7 +39,7 @@ def token_list(
     with ladder_for(server, tls=ClientTls(tls_ca, plaintext)) as ladder:
         rows = ladder.tokens(secret)
     if as_json:
-        print(json.dumps([asdict(row) for row in rows], indent=1))
+        print(json.dumps([row.as_json() for row in rows], indent=1))
         return
     table = Table("name", "created", "expires")
     for row in rows:

@@ -25,8 +25,8 @@ def web_command(
     the store named by ARENA_DATABASE_URL (default: SQLite in $ARENA_HOME). Runs until
     SIGINT or SIGTERM (exit status 130 or 143: 128 + the signal, as a shell reports it)."""
     from arena.host.platform_logs import setup_logging
+    from arena.league.api import StoreError
     from arena.league.opening import open_ladder  # the web's imports only when serving
-    from arena.store import StoreError
     from arena.web import create_app
     from arena.web.server import serve, url_of
 

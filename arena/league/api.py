@@ -20,39 +20,49 @@ from arena.competition import Format, scheduler_named
 from arena.competition.pairs import seat_in
 from arena.engine.replay import Replay
 from arena.read_model import (
+    DRAW,
     LADDER,
+    TEAM_A,
+    TEAM_B,
     BotLog,
     BotStatistics,
     CompareLine,
     CompareSettings,
     MatchRow,
+    Problem,
     Standing,
     Status,
     StoredCode,
     SubmitOutcome,
     TokenRow,
     VersionRow,
+    version_label,
 )
 from arena.sandbox import Sandbox, SandboxError
 from arena.store import (
     BotVersion,
     Forbidden,
-    Match,
     MatchStatus,
     NotFound,
     RatingModelName,
     ScheduleKind,
     Store,
-    Tournament,
     User,
     Validation,
     VersionStatus,
     arena_home,
 )
 
+# What the ladder answers with beyond the read model's rows, and the store's error, for the
+# front ends that reach the data through the ladder alone (the CLI, the web).
+from arena.store import Match as Match
+from arena.store import StoreError as StoreError
+from arena.store import Tournament as Tournament
+
 from .bot_statistics import bot_statistics
 from .compare import compare_queued, resolve_version
-from .labels import Labels
+from .doctor import problems, repair
+from .labels import Labels, version_row
 from .schedules import top_up
 from .standings import standings
 from .status import status
@@ -60,10 +70,13 @@ from .stored_files import StoredFiles
 from .submit import submit
 from .tournaments import create_tournament, find_tournament, unfinished
 from .validate import VALIDATION_SEATS, validate_until_settled
+from .worker import Listener, Worker, WorkerConfig
 
 
-def _reads(user: User | None, owner: int) -> bool:
-    """Whether ``user`` may read what is the owner's alone: a bot's logs, notes and code."""
+def may_read(user: User | None, owner: int) -> bool:
+    """Whether ``user`` may read what is a bot's owner's alone, its logs, notes and code: its
+    owner (by id) and the operators may, nobody signed out. The one rule for the CLI, the
+    service and the web."""
     return user is not None and (user.operator or owner == user.id)
 
 
@@ -78,13 +91,13 @@ def match_row(labels: Labels, m: Match) -> MatchRow:
     return MatchRow(
         id=m.id or 0,
         schedule_index=m.schedule_index,
-        team0=labels.team(a, c),
-        team1=labels.team(b, d),
+        team_a=labels.team(a, c),
+        team_b=labels.team(b, d),
         status=m.status,
         points=(m.points_team0, m.points_team1)
         if done and m.points_team0 is not None and m.points_team1 is not None
         else None,
-        winner=("draw" if m.winner is None else f"team {m.winner}") if done else "",
+        winner=(DRAW if m.winner is None else (TEAM_A, TEAM_B)[m.winner]) if done else "",
         note=(f"forfeit: {m.forfeit_reason}" if m.forfeit_reason else "") or (m.last_error or ""),
         seats=tuple(labels.entrant(v) for v in m.seats),
     )
@@ -140,9 +153,10 @@ class Ladder(Protocol):
     def close(self) -> None: ...
 
 
-def cached_data(store: Store) -> StoredFiles:
-    """The store's files, bot code unpacked into this machine's cache under $ARENA_HOME."""
-    return StoredFiles(store, arena_home() / "cache")
+def cached_data(store: Store, home: Path | None = None) -> StoredFiles:
+    """The store's files, bot code unpacked into this machine's cache under ``home`` (by
+    default $ARENA_HOME)."""
+    return StoredFiles(store, (home or arena_home()) / "cache")
 
 
 class LocalLadder:
@@ -161,17 +175,20 @@ class LocalLadder:
     def close(self) -> None:
         self.store.close()
 
+    def add_user(self, name: str, *, operator: bool = False) -> str:
+        """A new user (an operator reads every bot's logs and code); their first token,
+        whose hash alone is kept."""
+        return self.store.add_user(name, operator=operator)
+
     def submit(self, token: str, path: Path, name: str) -> SubmitOutcome:
         if self.sandbox is None:  # the server: the workers validate it
-            done = submit(self.store, token=token, path=path, name=name)
-            return SubmitOutcome(self._row(done.version, name), done.new, done.scheduled)
+            return submit(self.store, token=token, path=path, name=name)
         self.store.authenticate(token)  # before a sandbox is opened for nothing
         backend = self.sandbox()
         try:
             done = submit(self.store, token=token, path=path, name=name)
-            version_id = done.version.id
-            assert version_id is not None
             if done.version.status == VersionStatus.PENDING:
+                version_id = self._version_id(name, done.version.number)
                 worker = f"{socket.gethostname()}:{os.getpid()}:submit"
                 validated = validate_until_settled(
                     self.store, self.data, backend, version_id, worker
@@ -182,12 +199,12 @@ class LocalLadder:
                 done = replace(validated.settled, new=done.new)
         finally:
             backend.close()
-        return SubmitOutcome(self._row(done.version, name), done.new, done.scheduled)
+        return done
 
     def versions(self) -> list[VersionRow]:
         validations = self.store.validation_statuses()
         return [
-            self._row(version, bot.name, validations.get(version.id or 0, ""))
+            version_row(self.store, version, bot.name, validations.get(version.id or 0, ""))
             for bot in self.store.bots()
             for version in self.store.versions(bot.name)
         ]
@@ -225,8 +242,12 @@ class LocalLadder:
         assert match.replay_path is not None
         replay = self.data.read_replays(match.replay_path)[game - 1]
         owners = [self.store.bot_by_id(self.store.version(v).bot_id).owner_id for v in match.seats]
-        mine = [seat_in(game, s) for s, owner in enumerate(owners) if _reads(user, owner)]
+        mine = [seat_in(game, s) for s, owner in enumerate(owners) if may_read(user, owner)]
         return replay.notes_only_of(mine)
+
+    def reads_bot(self, user: User | None, bot: str) -> bool:
+        """Whether ``user`` may read the bot's logs, notes and code (``may_read``)."""
+        return may_read(user, self.store.bot(bot).owner_id)
 
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         return self.logs_of(self.store.authenticate(token), match_id)
@@ -237,7 +258,7 @@ class LocalLadder:
         match = self._played(match_id)
         assert match.logs_path is not None
         owners = [self.store.bot_by_id(self.store.version(v).bot_id).owner_id for v in match.seats]
-        readable = [user.operator or owner == user.id for owner in owners]
+        readable = [may_read(user, owner) for owner in owners]
         if not any(readable):
             raise Forbidden(f"match {match_id} has none of your bots: its logs are their owners'")
         logs = self.data.read_json(match.logs_path)
@@ -254,9 +275,10 @@ class LocalLadder:
         user = self.store.authenticate(token)
         found = resolve_version(self.store, version)
         bot = self.store.bot_by_id(found.bot_id)
-        if not (user.operator or bot.owner_id == user.id):
+        if not may_read(user, bot.owner_id):
             raise Forbidden(f"bot {bot.name!r} is another user's: its code is its owner's")
-        return StoredCode(f"{bot.name} v{found.number}", self.data.read_blob(found.archive_path))
+        label = version_label(bot.name, found.number)
+        return StoredCode(label, self.data.read_blob(found.archive_path))
 
     def validation_replay(self, bot: str, number: int) -> Replay:
         """The version's validation game, public: no bot's notes."""
@@ -269,12 +291,14 @@ class LocalLadder:
         assert validation.replay_path is not None
         replays = self.data.read_replays(validation.replay_path)
         if not replays:
-            raise NotFound(f"{bot} v{number} played no validation game: its build failed")
+            raise NotFound(
+                f"{version_label(bot, number)} played no validation game: its build failed"
+            )
         replay = replays[0]
         if user is not None and user.operator:
             return replay
         owner = self.store.bot_by_id(version.bot_id).owner_id
-        return replay.notes_only_of(VALIDATION_SEATS if _reads(user, owner) else ())
+        return replay.notes_only_of(VALIDATION_SEATS if may_read(user, owner) else ())
 
     def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
         return self.validation_logs_of(self.store.authenticate(token), bot, number)
@@ -283,11 +307,13 @@ class LocalLadder:
         """The version's seats' logs in its validation game, to its owner or an operator."""
         version, validation = self._validated(bot, number)
         owner = self.store.bot_by_id(version.bot_id).owner_id
-        if not (user.operator or owner == user.id):
-            raise Forbidden(f"{bot} v{number} is not your bot: its logs are its owner's")
+        if not may_read(user, owner):
+            raise Forbidden(
+                f"{version_label(bot, number)} is not your bot: its logs are its owner's"
+            )
         assert validation.logs_path is not None
         keys = self.data.read_json(validation.logs_path)["game1"]
-        label = f"{bot} v{number}"
+        label = version_label(bot, number)
         return [
             BotLog(1, seat, seat, label, self.data.read_blob(keys[seat]))
             for seat in VALIDATION_SEATS
@@ -322,13 +348,11 @@ class LocalLadder:
 
     # ------------------------------------------------------------------ helpers
 
-    def _row(self, version: BotVersion, bot: str, validation: str | None = None) -> VersionRow:
-        if validation is None:
-            validation = self.store.validation_statuses().get(version.id or 0, "")
-        return VersionRow(
-            bot, version.number, version.status, version.reason or "", version.content_hash,
-            validation,
-        )  # fmt: skip
+    def _version_id(self, bot: str, number: int) -> int:
+        found = [v.id for v in self.store.versions(bot) if v.number == number]
+        if not found or found[0] is None:
+            raise NotFound(f"unknown version {bot}@{number}")
+        return found[0]
 
     def _validated(self, bot: str, number: int) -> tuple[BotVersion, Validation]:
         """The version and its played validation game; NoResult while it is not played."""
@@ -338,7 +362,8 @@ class LocalLadder:
         validation = self.store.validation(found[0].id)
         if validation.status != MatchStatus.DONE or validation.replay_path is None:
             raise NoResult(
-                f"{bot} v{number}'s validation game has not been played (it is {validation.status})"
+                f"{version_label(bot, number)}'s validation game has not been played"
+                f" (it is {validation.status})"
             )
         return found[0], validation
 
@@ -379,6 +404,49 @@ class LocalLadder:
         changed = self.store.set_schedule(name, schedule, ladder=LADDER)
         assert changed.id is not None
         return changed, top_up(self.store, changed.id)
+
+    def rotate_deal_secret(self) -> int:
+        """A new deal secret for the matches scheduled from now on; its generation."""
+        return self.store.rotate_deal_secret()
+
+    def export_code(self, version: str, output: Path) -> str:
+        """The version's code (``NAME@V``, or ``NAME``: its active one) written into
+        ``output``, a new or empty directory, with no token (this machine's store is its
+        operator's); the version's label."""
+        found = resolve_version(self.store, version)
+        self.data.export_code(found.archive_path, output)
+        return version_label(self.store.bot_by_id(found.bot_id).name, found.number)
+
+    def code_dir(self, version: str) -> Path:
+        """The version's code (``NAME@V``, or ``NAME``), unpacked in this machine's cache."""
+        return self.data.code_dir(resolve_version(self.store, version).archive_path)
+
+    def match_counts(self, tournament: str) -> dict[MatchStatus, int]:
+        """The tournament's matches by status."""
+        t = self.tournament(tournament)
+        assert t.id is not None
+        return self.store.status_counts(t.id)
+
+    def problems(self, silent_after: float) -> list[Problem]:
+        """The ladder's broken invariants (``doctor.py``)."""
+        return problems(self.store, silent_after)
+
+    def repair(self, silent_after: float) -> list[str]:
+        """What ``doctor.py`` mended, one line each."""
+        return repair(self.store, silent_after)
+
+    def worker(
+        self,
+        sandbox: Sandbox,
+        config: WorkerConfig,
+        *,
+        tournament: Tournament | None = None,
+        listener: Listener | None = None,
+    ) -> Worker:
+        """A worker on this ladder's store and files, playing in ``sandbox`` (only
+        ``tournament``'s matches, when given)."""
+        tid = None if tournament is None else tournament.id
+        return Worker(self.store, self.data, sandbox, config, tournament_id=tid, listener=listener)
 
     def unfinished(self, tournament: Tournament | None = None) -> int:
         """Matches queued or running in ``tournament`` (None: in all)."""

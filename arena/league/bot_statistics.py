@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from arena.competition.statistics import Statistics
 from arena.competition.tallies import Figures
-from arena.read_model import BotStatistics
+from arena.read_model import BotStatistics, version_label
 from arena.store import Store, Tournament
 
 
@@ -24,7 +24,7 @@ def bot_statistics(store: Store, tournament: Tournament, bot: str) -> BotStatist
     """The bot's statistics in ``tournament``: over all its versions, and by version."""
     found = store.bot(bot)
     by_number = version_tallies(store, tournament, found.name)
-    versions = {f"{found.name} v{n}": f.statistics for n, f in by_number.items()}
+    versions = {version_label(found.name, n): f.statistics for n, f in by_number.items()}
     total = Statistics.total(versions.values())
     return BotStatistics(
         bot=found.name,

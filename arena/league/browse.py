@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from arena.competition.pairs import first_game_seat
@@ -31,6 +31,7 @@ from arena.store.tokens import token_hash
 
 from .api import LocalLadder, match_row
 from .bot_statistics import version_tallies
+from .labels import version_row
 
 PAGE_SIZE = 50
 
@@ -42,6 +43,10 @@ class MatchPage:
     pages: int  # at least 1
     total: int  # matches that pass the filter
     rows: list[MatchRow]
+
+    def as_json(self) -> dict[str, Any]:
+        """``/api/matches``: each row as ``arena matches --json``'s."""
+        return {**asdict(self), "rows": [row.as_json() for row in self.rows]}
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,10 @@ class MatchDetail:
     forfeit: ForfeitPlace | None
     deals: list[DealPoints] = field(default_factory=list)  # both games side by side
 
+    def as_json(self) -> dict[str, Any]:
+        """``/api/matches/ID``: the row as ``arena matches --json``'s."""
+        return {**asdict(self), "row": self.row.as_json()}
+
 
 @dataclass(frozen=True)
 class HeadToHead:
@@ -126,6 +135,15 @@ class BotProfile:
     tournament: str = LADDER  # what head-to-head and statistics count
     # arena.competition.statistics over the games of its played matches in ``tournament``
     statistics: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """``/api/bots/NAME``: versions as ``arena bots --json``'s, matches as ``arena
+        matches --json``'s."""
+        return {
+            **asdict(self),
+            "versions": [v.as_json() for v in self.versions],
+            "recent": [m.as_json() for m in self.recent],
+        }
 
 
 class StandingsCache:
@@ -247,7 +265,9 @@ def bot_profile(
     return BotProfile(
         name=bot.name,
         owner=owner,
-        versions=[ladder._row(v, bot.name, validations.get(v.id or 0, "")) for v in versions],
+        versions=[
+            version_row(store, v, bot.name, validations.get(v.id or 0, "")) for v in versions
+        ],
         history=history,
         head_to_head=[_head_to_head(k, v, opponents[k]) for k, v in sorted(head.items())],
         recent=[match_row(ladder.labels, m) for m in store.recent_done(number, recent)],
@@ -317,11 +337,6 @@ def user_of_session(ladder: LocalLadder, digest: str) -> User | None:
         return ladder.store.authenticate_hash(digest)
     except AuthError:
         return None
-
-
-def reads_logs_of(user: User | None, owner: str) -> bool:
-    """Whether ``user`` reads the logs of a bot ``owner`` owns: its owner and operators do."""
-    return user is not None and (user.operator or user.name == owner)
 
 
 # ---------------------------------------------------------------------- helpers

@@ -27,7 +27,7 @@ from arena.competition.statistics import Statistics, seat_statistics
 from arena.engine.replay import Replay
 from arena.play.bot_specs import BotSpec
 from arena.play.tables import GameSettings, PlayedGame, game_replay, pair_of, play_many
-from arena.read_model import CompareLine, CompareSettings
+from arena.read_model import CompareLine, CompareSettings, parse_version
 from arena.render import forfeit_where, statistics_lines
 from arena.sandbox import Sandbox
 from arena.store import (
@@ -48,11 +48,11 @@ from .stored_files import StoredFiles
 
 
 def resolve_version(store: Store, spec: str) -> BotVersion:
-    """``name``: the bot's active version; ``name@N``: its version N."""
-    name, _, number = spec.partition("@")
+    """``name``: the bot's active version; ``name@N``: its version N (``parse_version``)."""
+    name, number = parse_version(spec)
     versions = store.versions(name)
-    if number:
-        found = [v for v in versions if str(v.number) == number]
+    if number is not None:
+        found = [v for v in versions if v.number == number]
         if not found:
             raise NotFound(f"bot {name!r} has no version {number}")
         return found[0]

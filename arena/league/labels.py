@@ -1,9 +1,25 @@
-"""How people read versions: ``bot vN``, and a team as ``a v1`` or ``a v1 + b v2``."""
+"""How people read versions: ``bot vN``, and a team as ``a v1`` or ``a v1 + b v2``; and a
+stored version as its row."""
 
 from __future__ import annotations
 
-from arena.read_model import Entrant
-from arena.store import Store
+from arena.read_model import Entrant, VersionRow
+from arena.store import BotVersion, Store
+
+
+def version_row(
+    store: Store, version: BotVersion, bot: str | None = None, validation: str | None = None
+) -> VersionRow:
+    """A stored version as every front end reads it; ``bot`` (its name) and ``validation``
+    (its validation game's status) when the caller has them already."""
+    if bot is None:
+        bot = store.bot_by_id(version.bot_id).name
+    if validation is None:
+        validation = store.validation_statuses().get(version.id or 0, "")
+    return VersionRow(
+        bot, version.number, version.status, version.reason or "", version.content_hash,
+        validation,
+    )  # fmt: skip
 
 
 class Labels:

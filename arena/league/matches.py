@@ -24,6 +24,7 @@ from arena.play.tables import (
     pair_of,
     referee_table,
 )
+from arena.read_model import version_label
 from arena.sandbox import Sandbox
 from arena.store import ForfeitInfo, Match, MatchResult, Store
 
@@ -37,7 +38,8 @@ def lineup(store: Store, data: StoredFiles, match: Match) -> tuple[list[BotSpec]
     for version_id in match.seats:
         version = store.version(version_id)
         bot = store.bot_by_id(version.bot_id)
-        specs.append(BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path)))
+        label = version_label(bot.name, version.number)
+        specs.append(BotSpec(label, data.code_dir(version.archive_path)))
         bot_of[version_id] = version.bot_id
     return specs, bot_of
 

@@ -6,6 +6,7 @@ read loads neither the store (SQLAlchemy) nor the sandbox (Docker), and a local 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ def open_ladder(
     server: None = None,
     tls: ClientTls | None = None,
     sandbox: Callable[[], Sandbox] | None = None,
+    home: Path | None = None,
 ) -> LocalLadder: ...
 @overload
 def open_ladder(
@@ -30,6 +32,7 @@ def open_ladder(
     server: str | None,
     tls: ClientTls | None = None,
     sandbox: Callable[[], Sandbox] | None = None,
+    home: Path | None = None,
 ) -> Ladder: ...
 def open_ladder(
     url: str | None = None,
@@ -37,6 +40,7 @@ def open_ladder(
     server: str | None = None,
     tls: ClientTls | None = None,
     sandbox: Callable[[], Sandbox] | None = None,
+    home: Path | None = None,
 ) -> Ladder:
     """The one way to open a ladder, for every front end. With ``server`` (HOST:PORT), the
     ladder it serves, over ``tls`` (default: TLS, trusting the system's roots);
@@ -44,7 +48,9 @@ def open_ladder(
     ``url`` (default: ``ARENA_DATABASE_URL``, else SQLite in ``$ARENA_HOME``), its bot code
     cached under ``$ARENA_HOME``: a submission's validation game is played at once in
     ``sandbox()`` when given (``arena submit``), else queued for the workers (``arena
-    server``, the web); ``StoreError`` if the store cannot be opened. The caller closes it.
+    server``, the web); ``StoreError`` if the store cannot be opened. ``home``: another data
+    directory than ``$ARENA_HOME`` for the code's cache (``arena demo``'s, with its ``url``).
+    The caller closes it.
     ``$ARENA_SERVER`` is the CLI's default for ``--server``, not read here: the web and the
     server always serve their own store."""
     if server:
@@ -57,4 +63,4 @@ def open_ladder(
     from .api import LocalLadder, cached_data
 
     store = open_store(url)
-    return LocalLadder(store, cached_data(store), sandbox)
+    return LocalLadder(store, cached_data(store, home), sandbox)

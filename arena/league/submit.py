@@ -9,32 +9,24 @@ a worker plays that game (``validate.py``) and then ``settle`` makes the version
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from arena.bots import submission
-from arena.read_model import LADDER
+from arena.read_model import LADDER, SubmitOutcome
 from arena.store import (
-    BotVersion,
     NameTaken,
     NotFound,
     Store,
     VersionStatus,
 )
 
+from .labels import version_row
 from .schedules import ladder_matches
 from .stored_files import code_key
 
 
-@dataclass(frozen=True)
-class Submitted:
-    version: BotVersion
-    new: bool  # False: this very code was submitted before
-    scheduled: int  # ladder matches scheduled for it (by its validation, once played)
-
-
-def submit(store: Store, *, token: str, path: Path, name: str) -> Submitted:
+def submit(store: Store, *, token: str, path: Path, name: str) -> SubmitOutcome:
     """Store the checked submission as a pending version with its validation game queued;
     the same code again returns its version (a validation the platform gave up on queued
     anew)."""
@@ -51,14 +43,14 @@ def submit(store: Store, *, token: str, path: Path, name: str) -> Submitted:
             version = known[digest]
             if version.status == VersionStatus.PENDING and version.id is not None:
                 store.requeue_validation(version.id)
-            return Submitted(version, new=False, scheduled=0)
+            return SubmitOutcome(version_row(store, version, name), new=False, scheduled=0)
         code = submission.pack(bot_dir)
     # The code, the version and its validation in one transaction: all of them or none.
     version = store.add_version(user, name, digest, code_key(digest), code, validate=True)
-    return Submitted(version, new=True, scheduled=0)
+    return SubmitOutcome(version_row(store, version, name), new=True, scheduled=0)
 
 
-def settle(store: Store, version_id: int, fault: str | None) -> Submitted:
+def settle(store: Store, version_id: int, fault: str | None) -> SubmitOutcome:
     """The validation game's verdict: rejected with ``fault``, or active (replacing the bot's
     earlier active version) with its ladder matches scheduled by the ladder's schedule
     (``schedules.ladder_matches``), in one transaction. A version
@@ -67,4 +59,4 @@ def settle(store: Store, version_id: int, fault: str | None) -> Submitted:
     # for the settling one's write lock.
     schedule = partial(ladder_matches, store.deal_secret())
     done = store.settle_version(version_id, fault, ladder=LADDER, schedule=schedule)
-    return Submitted(done.version, new=done.now, scheduled=done.scheduled)
+    return SubmitOutcome(version_row(store, done.version), new=done.now, scheduled=done.scheduled)

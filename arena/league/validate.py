@@ -24,14 +24,16 @@ from arena.engine.replay import Forfeit
 from arena.host.crashpoint import crash_point
 from arena.play.bot_specs import SAMPLE_BOTS, BotSpec
 from arena.play.tables import GameSettings, game_replay, play_game
+from arena.read_model import SubmitOutcome, version_label
 from arena.render import forfeit_where
 from arena.sandbox import Sandbox
 from arena.sandbox.build import BuildFailed, build_bot, builder_of
 from arena.store import BotVersion, Job, JobKind, MatchStatus, Store, VersionStatus
 
 from .heartbeat import Heartbeat
+from .labels import version_row
 from .stored_files import StoredFiles
-from .submit import Submitted, settle
+from .submit import settle
 
 log = logging.getLogger("arena.worker")
 
@@ -45,7 +47,8 @@ class Validated:
     """One validation claimed and played: its version as settled (or, ``failed``, still
     pending: the platform could not play it, and it is queued again or given up)."""
 
-    settled: Submitted
+    version_id: int
+    settled: SubmitOutcome
     failed: str | None = None
 
 
@@ -96,18 +99,19 @@ def validate_claimed(
             extra={"event": "validation_failed", "version": version_id, "worker": worker_id,
                    "error": error, "status": status},
         )  # fmt: skip
-        return Validated(Submitted(store.version(version_id), False, 0), failed=error)
+        pending = version_row(store, store.version(version_id))
+        return Validated(version_id, SubmitOutcome(pending, False, 0), failed=error)
     beating.stop()
     store.finish_validation(claimed, worker_id, replay_path=replay_key, logs_path=logs_key)
     crash_point("validation_finished")
     v = settled.version
     log.info(
-        f"validation of {v.id}: {v.status}" + (f" ({v.reason})" if v.reason else ""),
+        f"validation of {version_id}: {v.status}" + (f" ({v.reason})" if v.reason else ""),
         extra={"event": "validation_done", "version": version_id, "worker": worker_id,
-               "status": v.status, "reason": v.reason, "scheduled": settled.scheduled,
+               "status": v.status, "reason": v.reason or None, "scheduled": settled.scheduled,
                "seconds": round(time.monotonic() - start, 3)},
     )  # fmt: skip
-    return Validated(settled)
+    return Validated(version_id, settled)
 
 
 def validate_until_settled(
@@ -126,19 +130,21 @@ def validate_until_settled(
     while True:
         store.reap_jobs(silent_after_s, kinds=(JobKind.VALIDATION,))
         done = validate_next(store, data, sandbox, worker_id)
-        if done is not None and done.failed and done.settled.version.id == version_id:
+        if done is not None and done.failed and done.version_id == version_id:
             return done
         version = store.version(version_id)
         if version.status != VersionStatus.PENDING:
-            return Validated(Submitted(version, True, _scheduled(done, version_id)))
+            settled = SubmitOutcome(version_row(store, version), True, _scheduled(done, version_id))
+            return Validated(version_id, settled)
         if store.validation(version_id).status == MatchStatus.ERROR:
-            return Validated(Submitted(version, False, 0), store.validation(version_id).last_error)
+            pending = SubmitOutcome(version_row(store, version), False, 0)
+            return Validated(version_id, pending, store.validation(version_id).last_error)
         if done is None:
             time.sleep(poll_s)
 
 
 def _scheduled(done: Validated | None, version_id: int) -> int:
-    if done is None or done.settled.version.id != version_id:
+    if done is None or done.version_id != version_id:
         return 0  # settled by another worker: its count is that worker's to tell
     return done.settled.scheduled
 
@@ -153,7 +159,7 @@ def _play(
         logs_key = data.store_json({"game1": [log_key] * 4})
         return data.store_replays([]), logs_key, f"validation: {failed}"
     bot = store.bot_by_id(version.bot_id)
-    own = BotSpec(f"{bot.name} v{version.number}", data.code_dir(version.archive_path))
+    own = BotSpec(version_label(bot.name, version.number), data.code_dir(version.archive_path))
     opponent = BotSpec(VALIDATION_OPPONENT, SAMPLE_BOTS / VALIDATION_OPPONENT)
     limits = Limits()  # the defaults, whatever the ladder's: one bar for every submission
     with tempfile.TemporaryDirectory(prefix="arena-validation-") as tmp:

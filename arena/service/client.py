@@ -8,9 +8,7 @@ unless told otherwise (``arena.service.tls``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +31,7 @@ from arena.read_model import (
     VersionRow,
 )
 
-from .convert import match_row, standing_row, version_row
+from . import convert
 from .tls import ClientTls, client_channel
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
@@ -75,78 +73,65 @@ class RemoteLadder:
                 yield pb.SubmitRequest(chunk=data[at : at + CHUNK])
 
         reply = self._call(self.stub.Submit, parts(), token=token, timeout=SUBMIT_S)
-        return SubmitOutcome(version_row(reply.version), reply.new, reply.scheduled)
+        return convert.submit_outcome(reply)
 
     def versions(self) -> list[VersionRow]:
         reply = self._call(self.stub.ListBots, pb.ListBotsRequest())
-        return [version_row(v) for v in reply.versions]
+        return [convert.version_row(v) for v in reply.versions]
 
     def standings(self, tournament: str) -> list[Standing]:
         reply = self._call(self.stub.Ladder, pb.LadderRequest(tournament=tournament))
-        return [standing_row(s) for s in reply.standings]
+        return [convert.standing_row(s) for s in reply.standings]
 
     def matches(
         self, tournament: str, status: MatchStatus | None, bot: str | None = None
     ) -> list[MatchRow]:
         request = pb.ListMatchesRequest(tournament=tournament, status=status or "", bot=bot or "")
         reply = self._call(self.stub.ListMatches, request)
-        return [match_row(m) for m in reply.matches]
+        return [convert.match_row(m) for m in reply.matches]
 
     def replay(self, match_id: int, game: int) -> Replay:
         request = pb.GetReplayRequest(match_id=match_id, game=game)
-        return Replay.from_dict(json.loads(self._call(self.stub.GetReplay, request).replay_json))
+        return convert.replay_of(self._call(self.stub.GetReplay, request))
 
     def validation_replay(self, bot: str, number: int) -> Replay:
-        request = pb.GetReplayRequest(validation=pb.VersionRef(bot=bot, number=number))
-        return Replay.from_dict(json.loads(self._call(self.stub.GetReplay, request).replay_json))
+        request = pb.GetReplayRequest(validation=convert.version_ref(bot, number))
+        return convert.replay_of(self._call(self.stub.GetReplay, request))
 
     def logs(self, token: str, match_id: int) -> list[BotLog]:
         return self._logs(token, pb.GetLogsRequest(match_id=match_id))
 
     def validation_logs(self, token: str, bot: str, number: int) -> list[BotLog]:
-        ref = pb.VersionRef(bot=bot, number=number)
+        ref = convert.version_ref(bot, number)
         return self._logs(token, pb.GetLogsRequest(validation=ref))
 
     def _logs(self, token: str, request: pb.GetLogsRequest) -> list[BotLog]:
-        logs: list[BotLog] = []
-        chunks: list[bytes] = []
         try:
-            for part in self.stub.GetLogs(request, timeout=QUERY_S, metadata=_auth(token)):
-                if not logs or (part.game, part.seat) != (logs[-1].game, logs[-1].seat):
-                    if logs:
-                        logs[-1] = replace(logs[-1], output=b"".join(chunks))
-                    logs.append(BotLog(part.game, part.seat, part.first_seat, part.label, b""))
-                    chunks = []
-                chunks.append(part.output)
+            parts = self.stub.GetLogs(request, timeout=QUERY_S, metadata=_auth(token))
+            return convert.logs_of(parts)
         except grpc.RpcError as e:
             raise self._error(e) from None
-        if logs:
-            logs[-1] = replace(logs[-1], output=b"".join(chunks))
-        return logs
 
     def code(self, token: str, version: str) -> StoredCode:
         request = pb.GetCodeRequest(version=version)
-        label, chunks = "", []
         try:
-            for part in self.stub.GetCode(request, timeout=QUERY_S, metadata=_auth(token)):
-                label = part.label
-                chunks.append(part.chunk)
+            parts = self.stub.GetCode(request, timeout=QUERY_S, metadata=_auth(token))
+            return convert.stored_code(parts)
         except grpc.RpcError as e:
             raise self._error(e) from None
-        return StoredCode(label, b"".join(chunks))
 
     def status(self, silent_after: float) -> Status:
         reply = self._call(self.stub.Status, pb.StatusRequest(silent_after=silent_after))
-        return Status.from_json(json.loads(reply.status_json))
+        return convert.status_of(reply)
 
     def bot_statistics(self, bot: str, tournament: str) -> BotStatistics:
         request = pb.BotStatisticsRequest(bot=bot, tournament=tournament)
         reply = self._call(self.stub.BotStatistics, request)
-        return BotStatistics.from_json(json.loads(reply.statistics_json))
+        return convert.statistics_of(reply)
 
     def tokens(self, token: str) -> list[TokenRow]:
         reply = self._call(self.stub.ListTokens, pb.ListTokensRequest(), token=token)
-        return [TokenRow(t.name, t.created_at, t.expires_at or None) for t in reply.tokens]
+        return [convert.token_row(t) for t in reply.tokens]
 
     def create_token(self, token: str, name: str, expires_at: float | None) -> str:
         request = pb.CreateTokenRequest(name=name, expires_at=expires_at or 0)
@@ -160,15 +145,11 @@ class RemoteLadder:
     def compare(
         self, token: str, a: str, b: str, settings: CompareSettings
     ) -> Iterator[CompareLine]:
-        request = pb.CompareRequest(
-            a=a, b=b, seed=settings.seed, elo0=settings.elo0, elo1=settings.elo1,
-            alpha=settings.alpha, beta=settings.beta, max_pairs=settings.max_pairs,
-            pentanomial=settings.pentanomial, batch=settings.batch,
-        )  # fmt: skip
+        request = convert.compare_request(a, b, settings)
         stream = self.stub.Compare(request, metadata=_auth(token))
         try:
             for update in stream:
-                yield update.line, update.verdict or None  # type: ignore[misc]
+                yield convert.compare_line(update)
         except grpc.RpcError as e:
             raise self._error(e) from None
         finally:
@@ -214,7 +195,3 @@ def _tls_why(details: str) -> str:
 
 def _auth(token: str) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
-
-
-def _row(cls: Any, message: Any) -> Any:
-    return cls(**{f.name: getattr(message, f.name) for f in fields(cls)})

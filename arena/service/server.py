@@ -11,7 +11,6 @@ the next start, and nothing in the database.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import queue
 import shutil
@@ -20,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent import futures
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -30,7 +29,7 @@ from arena.bots.submission import MAX_SUBMISSION_BYTES, SubmissionError
 from arena.competition import ScheduleError
 from arena.league.api import LocalLadder, NoResult
 from arena.league.worker import WorkerConfig
-from arena.read_model import LADDER, CompareSettings
+from arena.read_model import LADDER
 from arena.sandbox import SandboxError
 from arena.store import (
     AuthError,
@@ -44,7 +43,7 @@ from arena.store import (
     User,
 )
 
-from .convert import match_message, standing_message, version_message
+from . import convert
 from .quotas import Gate, LimitReached, RateLimit, ServiceLimits
 from .v1 import arena_pb2 as pb
 from .v1 import arena_pb2_grpc as rpc
@@ -52,7 +51,6 @@ from .v1 import arena_pb2_grpc as rpc
 log = logging.getLogger("arena.server")
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".zip")
 DEFAULT_LIMITS = ServiceLimits()
-LOG_PART = 256 * 1024  # a log or code travels in parts this big, far below gRPC's 4 MiB a message
 T = TypeVar("T")
 
 # The first matching class decides the status code.
@@ -304,20 +302,19 @@ class ArenaService(rpc.ArenaServicer):
                         )
                     f.write(part.chunk)
             done = self.ladder.submit(token, path, header.bot_name)
-        return pb.SubmitResponse(
-            version=version_message(done.version), new=done.new, scheduled=done.scheduled
-        )
+        return convert.submit_message(done)
 
     @_rpc
     def ListBots(
         self, request: pb.ListBotsRequest, context: grpc.ServicerContext
     ) -> pb.ListBotsResponse:
-        return pb.ListBotsResponse(versions=[version_message(v) for v in self.ladder.versions()])
+        versions = [convert.version_message(v) for v in self.ladder.versions()]
+        return pb.ListBotsResponse(versions=versions)
 
     @_rpc
     def Ladder(self, request: pb.LadderRequest, context: grpc.ServicerContext) -> pb.LadderResponse:
         rows = self.ladder.standings(request.tournament or "ladder")
-        return pb.LadderResponse(standings=[standing_message(r) for r in rows])
+        return pb.LadderResponse(standings=[convert.standing_message(r) for r in rows])
 
     @_rpc
     def ListMatches(
@@ -325,7 +322,7 @@ class ArenaService(rpc.ArenaServicer):
     ) -> pb.ListMatchesResponse:
         status = MatchStatus(request.status) if request.status else None
         rows = self.ladder.matches(request.tournament or "ladder", status, request.bot or None)
-        return pb.ListMatchesResponse(matches=[match_message(r) for r in rows])
+        return pb.ListMatchesResponse(matches=[convert.match_message(r) for r in rows])
 
     @_rpc
     def GetReplay(
@@ -336,7 +333,7 @@ class ArenaService(rpc.ArenaServicer):
             replay = self.ladder.validation_replay(ref.bot, ref.number)
         else:
             replay = self.ladder.replay(request.match_id, request.game)
-        return pb.GetReplayResponse(replay_json=json.dumps(replay.to_dict()))
+        return convert.replay_message(replay)
 
     @_stream
     def GetLogs(
@@ -347,31 +344,25 @@ class ArenaService(rpc.ArenaServicer):
             logs = self.ladder.validation_logs(token_of(context), ref.bot, ref.number)
         else:
             logs = self.ladder.logs(token_of(context), request.match_id)
-        for entry in logs:
-            output = entry.output
-            for at in range(0, max(len(output), 1), LOG_PART):
-                yield pb.LogPart(**asdict(replace(entry, output=output[at : at + LOG_PART])))
+        yield from convert.log_parts(logs)
 
     @_stream
     def GetCode(
         self, request: pb.GetCodeRequest, context: grpc.ServicerContext
     ) -> Generator[pb.CodePart, None, None]:
-        code = self.ladder.code(token_of(context), request.version)
-        archive = code.archive
-        for at in range(0, len(archive), LOG_PART):
-            yield pb.CodePart(label=code.label, chunk=archive[at : at + LOG_PART])
+        yield from convert.code_parts(self.ladder.code(token_of(context), request.version))
 
     @_rpc
     def Status(self, request: pb.StatusRequest, context: grpc.ServicerContext) -> pb.StatusResponse:
         now = self.ladder.status(request.silent_after or WorkerConfig.silent_after_s)
-        return pb.StatusResponse(status_json=json.dumps(now.as_json()))
+        return convert.status_message(now)
 
     @_rpc
     def BotStatistics(
         self, request: pb.BotStatisticsRequest, context: grpc.ServicerContext
     ) -> pb.BotStatisticsResponse:
         found = self.ladder.bot_statistics(request.bot, request.tournament or LADDER)
-        return pb.BotStatisticsResponse(statistics_json=json.dumps(found.as_json()))
+        return convert.statistics_message(found)
 
     @_stream
     def Compare(
@@ -380,34 +371,25 @@ class ArenaService(rpc.ArenaServicer):
         token, user = self._user(context)
         self.compares.take(user.name)
         limits = self.limits
-        settings = CompareSettings(
-            seed=request.seed,
-            elo0=request.elo0,
-            elo1=request.elo1,
-            alpha=request.alpha,
-            beta=request.beta,
-            max_pairs=min(request.max_pairs, limits.max_pairs),
-            pentanomial=request.pentanomial,
-            batch=min(request.batch or CompareSettings.batch, limits.max_batch),
+        asked = convert.compare_settings(request)
+        settings = replace(
+            asked,
+            max_pairs=min(asked.max_pairs, limits.max_pairs),
+            batch=min(asked.batch, limits.max_batch),
         )
-        if request.max_pairs > limits.max_pairs:
-            yield pb.CompareUpdate(
-                line=f"max pairs {request.max_pairs} capped at {limits.max_pairs} by the server"
-            )
+        if asked.max_pairs > limits.max_pairs:
+            capped = f"max pairs {asked.max_pairs} capped at {limits.max_pairs} by the server"
+            yield convert.compare_update((capped, None))
         gone = threading.Event()  # the caller went away, or the server is stopping
         context.add_callback(gone.set)
         lines = self.ladder.compare(token, request.a, request.b, settings, stop=gone.is_set)
-        for line, verdict in lines:
-            yield pb.CompareUpdate(line=line, verdict=verdict or "")
+        yield from map(convert.compare_update, lines)
 
     @_rpc
     def ListTokens(
         self, request: pb.ListTokensRequest, context: grpc.ServicerContext
     ) -> pb.ListTokensResponse:
-        infos = [
-            pb.TokenInfo(name=t.name, created_at=t.created_at, expires_at=t.expires_at or 0)
-            for t in self.ladder.tokens(token_of(context))
-        ]
+        infos = map(convert.token_message, self.ladder.tokens(token_of(context)))
         return pb.ListTokensResponse(tokens=infos)
 
     @_rpc

@@ -65,7 +65,9 @@ NEVER = {
         "arena.sandbox", "arena.referee", "arena.service", "arena.store", "arena.play",
         "arena.images", "arena.cli",
     },
-    "arena.cli": {"arena.referee"},  # plays through arena.play
+    # Parses, calls the ladder (local or remote), prints: its data only through the ladder;
+    # it plays through arena.play.
+    "arena.cli": {"arena.referee", "arena.store"},
 }  # fmt: skip
 
 

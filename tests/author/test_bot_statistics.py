@@ -137,7 +137,9 @@ def same_tallies_per_tournament(arena: Arena) -> None:
     assert shown["ladder"]["contracts"] != shown["cup"]["contracts"]  # other seeds, cards
 
 
-MATCH_KEYS = ["id", "schedule_index", "team_a", "team_b", "status", "points", "winner", "note"]
+MATCH_KEYS = [
+    "id", "schedule_index", "team_a", "team_b", "status", "points", "winner", "note", "seats",
+]  # fmt: skip
 
 
 def test_arena_matches_json_and_filters(tmp_path: Path) -> None:
@@ -149,6 +151,9 @@ def test_arena_matches_json_and_filters(tmp_path: Path) -> None:
         )
     every = json.loads(arena.ok("matches", "--json").stdout)
     assert len(every) == 3 and all(list(m) == MATCH_KEYS for m in every)
+    for m in every:  # team A: the bots at seats 0 and 2 of the first game, B at 1 and 3
+        seats = [f"{s['bot']} v{s['version']}" for s in m["seats"]]
+        assert seats[0::2] == [m["team_a"]] * 2 and seats[1::2] == [m["team_b"]] * 2
     assert all(m["status"] == "queued" and m["points"] is None for m in every)
     mine = json.loads(arena.ok("matches", "--bot", "heuristic", "--json").stdout)
     assert len(mine) == 2

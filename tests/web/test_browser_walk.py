@@ -42,7 +42,7 @@ def test_a_match_names_its_bots_and_lays_its_deals_side_by_side(
     assert by_testid(page, "team-b").locator("a").get_attribute("href") == f"/bots/{quote(b)}"
     score = by_testid(page, "pair-score").inner_text().replace("\xa0", " ")
     assert score == f"{a} v1 {row['points'][0]} \u2013 {b} v1 {row['points'][1]}"
-    winner = {"team 0": f"{a} v1", "team 1": f"{b} v1"}.get(row["winner"], "draw")
+    winner = {"team A": f"{a} v1", "team B": f"{b} v1"}.get(row["winner"], "draw")
     assert by_testid(page, "winner").inner_text().replace("\xa0", " ") == winner
     assert "team 0" not in page.locator("main").inner_text()
     # Each column follows one team across both games: its sums are the games' totals.

@@ -116,9 +116,13 @@ def test_bot_page_shows_versions_history_and_head_to_head(site: Site) -> None:
     [h2h] = api["head_to_head"]
     assert h2h["opponent"] == f"{MARKUP_NAME} v1" and h2h["pairs"] == 1
     row = site.json(f"/api/matches/{site.match_id}")["row"]
-    team = 0 if row["team0"] == "random v1" else 1
+    assert row["team_a"] == "random v1" or row["team_b"] == "random v1"
+    team = 0 if row["team_a"] == "random v1" else 1
+    # Team A is the bots at seats 0 and 2 of the first game.
+    seats = [f"{seat['bot']} v{seat['version']}" for seat in row["seats"]]
+    assert seats[0::2] == [row["team_a"]] * 2 and seats[1::2] == [row["team_b"]] * 2
     assert [h2h["points_for"], h2h["points_against"]] == row["points"][:: 1 if team == 0 else -1]
-    won = {"team 0": 0, "team 1": 1}.get(row["winner"])
+    won = {"team A": 0, "team B": 1, "draw": None}[row["winner"]]
     assert [h2h["wins"], h2h["draws"], h2h["losses"]] == (
         [1, 0, 0] if won == team else [0, 1, 0] if won is None else [0, 0, 1]
     )
@@ -193,6 +197,12 @@ def test_matches_list_filters_and_pages(site: Site) -> None:
     assert listed["total"] == 1 and listed["pages"] == 1
     [row] = listed["rows"]
     assert row["id"] == site.match_id and row["status"] == "done"
+    # One dialect: arena matches --json's keys, and the match's own page's row.
+    assert list(row) == [
+        "id", "schedule_index", "team_a", "team_b", "status", "points", "winner", "note", "seats",
+    ]  # fmt: skip
+    assert row["winner"] in ("team A", "team B", "draw")
+    assert row == site.json(f"/api/matches/{site.match_id}")["row"]
     assert site.json("/api/matches?status=queued")["total"] == 0
     assert site.json("/api/matches?bot=random")["total"] == 1
     status, _, body = site.get("/matches?page=1&status=done")

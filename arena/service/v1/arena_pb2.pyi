@@ -373,44 +373,55 @@ Global___ListMatchesRequest: _TypeAlias = ListMatchesRequest  # noqa: Y015
 
 @_typing.final
 class MatchRow(_message.Message):
+    """A duplicate pair. Team A is the bots at seats 0 and 2 of the first game (1 and 3 of the
+    second), team B the others. Fields 3 and 4 were team0 and team1: the same values.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     ID_FIELD_NUMBER: _builtins.int
     SCHEDULE_INDEX_FIELD_NUMBER: _builtins.int
-    TEAM0_FIELD_NUMBER: _builtins.int
-    TEAM1_FIELD_NUMBER: _builtins.int
+    TEAM_A_FIELD_NUMBER: _builtins.int
+    TEAM_B_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
     WINNER_FIELD_NUMBER: _builtins.int
     NOTE_FIELD_NUMBER: _builtins.int
     POINTS_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     schedule_index: _builtins.int
-    team0: _builtins.str
-    team1: _builtins.str
+    team_a: _builtins.str
+    """"a v1", or "a v1 + b v2" in a mixed team"""
+    team_b: _builtins.str
     status: _builtins.str
     winner: _builtins.str
-    """"team 0", "team 1", "draw" once done"""
+    """"team A", "team B", "draw" once done (older servers: "team 0", "team 1")"""
     note: _builtins.str
     """the forfeit or the last infrastructure error"""
     @_builtins.property
     def points(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
-        """team 0's and team 1's once done; empty before"""
+        """team A's and team B's once done; empty before"""
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___VersionRef]:
+        """the first game's seats 0-3 (empty from older servers)"""
 
     def __init__(
         self,
         *,
         id: _builtins.int = ...,
         schedule_index: _builtins.int = ...,
-        team0: _builtins.str = ...,
-        team1: _builtins.str = ...,
+        team_a: _builtins.str = ...,
+        team_b: _builtins.str = ...,
         status: _builtins.str = ...,
         winner: _builtins.str = ...,
         note: _builtins.str = ...,
         points: _abc.Iterable[_builtins.int] | None = ...,
+        seats: _abc.Iterable[Global___VersionRef] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "note", b"note", "points", b"points", "schedule_index", b"schedule_index", "status", b"status", "team0", b"team0", "team1", b"team1", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "note", b"note", "points", b"points", "schedule_index", b"schedule_index", "seats", b"seats", "status", b"status", "team_a", b"team_a", "team_b", b"team_b", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

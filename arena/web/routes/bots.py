@@ -11,8 +11,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from arena.host.inert import inert_tree
-from arena.league.browse import NotFound, bot_index, bot_profile, reads_logs_of
-from arena.read_model import LADDER
+from arena.league.browse import NotFound, bot_index, bot_profile
+from arena.read_model import LADDER, version_label
 
 from ..charts import rating_chart
 from ..site import JSON, Int, Site, json_bytes, private, site_of
@@ -45,7 +45,7 @@ def validation_page(request: Request, site: SiteDep, name: str, number: Int) -> 
         "replay.html",
         user=user,
         replay=inert_tree(replay),
-        title=f"{name} v{number} · validation game",
+        title=f"{version_label(name, number)} · validation game",
         back=f"/bots/{quote(name)}",
         back_label=f"the bot {name}",
         download=f"/api/bots/{quote(name)}/versions/{number}/validation/replay",
@@ -61,9 +61,10 @@ def validation_log_page(
     logs = site.ladder.validation_logs_of(user, name, number)
     found = [log for log in logs if log.seat == seat]
     if not found:
-        raise NotFound(f"{name} v{number} played seats 0 and 2 of its validation game")
+        raise NotFound(f"{version_label(name, number)} played seats 0 and 2 of its validation game")
     back = f"/bots/{quote(name)}/versions/{number}/validation"
-    return site.log_page(request, found[0], user, back, f"{name} v{number}'s validation game")
+    what = f"{version_label(name, number)}'s validation game"
+    return site.log_page(request, found[0], user, back, what)
 
 
 # A replay downloads exactly as recorded (docs/replay.md), in ASCII: no raw control
@@ -89,7 +90,7 @@ def bot_page(request: Request, site: SiteDep, name: str, tournament: str = LADDE
         bot=profile,
         standing=standing,
         chart=rating_chart(profile.history, standing),
-        owner=reads_logs_of(user, profile.owner),
+        owner=site.ladder.reads_bot(user, profile.name),
         user=user,
         recent=RECENT,
     )
@@ -97,4 +98,4 @@ def bot_page(request: Request, site: SiteDep, name: str, tournament: str = LADDE
 
 @router.get("/api/bots/{name:path}")
 def api_bot(site: SiteDep, name: str, tournament: str = LADDER) -> dict[str, Any]:
-    return asdict(bot_profile(site.ladder, name, RECENT, tournament))
+    return bot_profile(site.ladder, name, RECENT, tournament).as_json()

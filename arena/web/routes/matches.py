@@ -3,7 +3,6 @@ game's replay viewer and each seat's log; and their JSON twins."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
@@ -116,12 +115,12 @@ def api_matches(
     bot: str = "",
     page_number: PageQuery = 1,
 ) -> dict[str, Any]:
-    return asdict(_filtered(site, tournament, status, bot, page_number))
+    return _filtered(site, tournament, status, bot, page_number).as_json()
 
 
 @router.get("/api/matches/{match_id}")
 def api_match(site: SiteDep, match_id: Int) -> dict[str, Any]:
-    return asdict(match_detail(site.ladder, match_id))
+    return match_detail(site.ladder, match_id).as_json()
 
 
 @router.get("/api/matches/{match_id}/games/{game}/replay")
