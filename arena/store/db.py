@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -92,13 +93,10 @@ def _sqlite_engine(url: URL, create_dir: bool) -> Engine:
     def _on_connect(dbapi_connection: sqlite3.Connection, record: ConnectionPoolEntry) -> None:
         # Let SQLAlchemy (the "begin" hook below) issue BEGIN, not the sqlite3 module.
         dbapi_connection.isolation_level = None
-        for pragma in (
-            "journal_mode=WAL",
-            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
-            "foreign_keys=ON",
-            "synchronous=NORMAL",
-        ):
+        for pragma in (f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}", "foreign_keys=ON"):
             dbapi_connection.execute(f"PRAGMA {pragma}")
+        _into_wal(dbapi_connection)
+        dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
     @event.listens_for(database, "begin")
     def _on_begin(connection: Connection) -> None:
@@ -106,6 +104,21 @@ def _sqlite_engine(url: URL, create_dir: bool) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return database
+
+
+def _into_wal(dbapi_connection: sqlite3.Connection) -> None:
+    """Put the file in WAL mode (it stays so). Several workers opening a fresh file at once
+    race to switch it, and SQLite answers the losers "database is locked" at once, without
+    its busy handler: they wait here instead, as long as the busy timeout would have."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            dbapi_connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _reason(error: exc.DBAPIError, url: str) -> str:
