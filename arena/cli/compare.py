@@ -1,45 +1,10 @@
-"""``arena compare A B``: is A stronger than B? Duplicate pairs until a sequential test decides.
+"""``arena compare A B``: is A stronger than B? Duplicate pairs until fishtest's sequential
+test (``arena/competition/sprt.py``) decides, in seed order whatever ``--concurrency`` is.
 
-    arena compare A B [--seed S] [--elo0 0] [--elo1 20] [--alpha 0.05] [--beta 0.05]
-                      [--max-pairs 1000] [--concurrency 1] [--move-ms 1000]
-                      [--sandbox docker|process|none] [--pentanomial]
-
-With ``--server HOST:PORT`` (or ``$ARENA_SERVER``) and a token, A and B are submitted bots
-(``NAME``: its active version, ``NAME@N``: version N) and the pairs are queued for the
-server's workers, ahead of ladder matches (``arena/league/compare.py``); ``--concurrency``
-is then how many pairs are kept queued (at least 8). The lines are the same. If one of them
-is a path here (``arena compare ./mybot mybot@1 --server ...``), the pairs are played here
-instead, the other side's code fetched from the server (your own versions; an operator's
-any).
-
-Without it, A and B are bot specs as ``arena play`` takes them: a sample bot's name, a bot
-directory, its bot.py, or a .zip / .tar.gz of it; or ``NAME@N``, version N as stored in the
-local ladder (``arena compare ./mybot mybot@1``: the work in progress against version 1).
-Each duplicate pair is two games on seed S, S+1, ...: A+A at seats 0+2 against B+B at 1+3,
-then the same deals with the seats rotated, so each partnership plays the other's cards. A's
-score for the pair is 1, 1/2 or 0 as its points over both games beat, equal or trail B's
-(``--pentanomial``: the mean of A's two game results, fishtest's model); a forfeit loses the
-pair for the side that faulted first.
-
-The scores feed fishtest's generalized SPRT (``arena/competition/sprt.py``), H0 ``A - B <= elo0``
-against H1 ``A - B >= elo1`` in logistic Elo per pair, in seed order whatever
-``--concurrency`` is, so a seeded run stops at the same pair every time. Output, one line
-each, fields separated by `` · ``::
-
-    compare: A = heuristic · B = random · seeds from 1 · elo0 0 · elo1 20 · alpha 0.05 · ...
-    pair 1 · seed 1 · points A 1834 B -4606 · W/D/L 1/0/0 · score 1.000 · Elo +inf ± inf
-        · LLR 0.06 in [-2.94, 2.94]        (one line, folded here)
-    ...
-    statistics, per bot:
-      A: 106 seat-games · 1272 deals · +7.1 points per deal
-         contracts made/bid, by own bid: pass 210/240 · 1 180/230 · ...
-      B: ...                             (A's and B's, over the pairs counted; no think time)
-    result: 53 pairs · W/D/L 53/0/0 · score 1.000 · Elo +inf ± inf (95%)
-    verdict: H1 (A - B >= 20 Elo, not <= 0) after 53 pairs · LLR 2.96 in [-2.94, 2.94]
-
-or ``verdict: H0 (A - B <= 0 Elo, not >= 20) ...``, or ``no verdict after 1000 pairs
-(--max-pairs) · LLR ...``. Exit status 0 on a verdict, 1 without one, 2 on bad input (one
-``error:`` line).
+A and B are bot specs as ``arena play`` takes them, or ``NAME@N`` versions of the ladder;
+with ``--server`` the pairs are queued for the server's workers (``arena/league/compare.py``).
+The options and the output are the README's and ``--help``'s; exit status 0 on a verdict, 1
+without one, 2 on bad input.
 """
 
 from __future__ import annotations

@@ -313,7 +313,7 @@ class ArenaService(rpc.ArenaServicer):
 
     @_rpc
     def Ladder(self, request: pb.LadderRequest, context: grpc.ServicerContext) -> pb.LadderResponse:
-        rows = self.ladder.standings(request.tournament or "ladder")
+        rows = self.ladder.standings(request.tournament or LADDER)
         return pb.LadderResponse(standings=[convert.standing_message(r) for r in rows])
 
     @_rpc
@@ -321,7 +321,7 @@ class ArenaService(rpc.ArenaServicer):
         self, request: pb.ListMatchesRequest, context: grpc.ServicerContext
     ) -> pb.ListMatchesResponse:
         status = MatchStatus(request.status) if request.status else None
-        rows = self.ladder.matches(request.tournament or "ladder", status, request.bot or None)
+        rows = self.ladder.matches(request.tournament or LADDER, status, request.bot or None)
         return pb.ListMatchesResponse(matches=[convert.match_message(r) for r in rows])
 
     @_rpc
