@@ -131,6 +131,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 SHARED_UNITS = ("tests/web/", "tests/deploy/")
 
 
+def xdist_unit(nodeid: str) -> str:
+    """The unit of work a test is in: its file's path, or the one of ``SHARED_UNITS`` it is
+    under (node ids are relative to the repository's root)."""
+    shared = next((unit for unit in SHARED_UNITS if nodeid.startswith(unit)), None)
+    return shared or nodeid.split("::", 1)[0]
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile``, with each of ``SHARED_UNITS`` one unit. (xdist's ``loadgroup``
@@ -142,7 +149,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class SharedUnits(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            unit = next((u for u in SHARED_UNITS if nodeid.startswith(u)), None)
-            return unit or str(super()._split_scope(nodeid))
+            return xdist_unit(nodeid)
 
     return SharedUnits(config, log)
