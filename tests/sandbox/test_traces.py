@@ -61,7 +61,7 @@ def test_a_game_s_bot_processes_are_seen_by_its_tmpdir_alone(tmp_path: Path) -> 
         # directory), and the bot in it, whose own command line names nothing of the test's.
         until("four bots running", lambda: len(bot_processes(tmpdir)) >= 4, game)
         assert any(str(tmpdir) not in line for line in bot_processes(tmpdir))
-        assert bot_processes(tmp_path / "another") == []
+        assert bot_processes(tmp_path / "tmp") == []  # a prefix of its name, not its own
     finally:
         game.kill()
         game.communicate()

@@ -48,7 +48,7 @@ def _lineage(pid: str) -> Iterator[bytes]:
 
 def bot_processes(tmpdir: Path) -> list[str]:
     """Command lines of the bot processes of the commands whose ``TMPDIR`` was ``tmpdir``."""
-    mark = str(tmpdir).encode()
+    mark = f"{tmpdir}/".encode()  # what is in it: not tmpdir2's
     found = []
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
