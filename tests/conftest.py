@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 from types import CodeType
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -63,7 +64,7 @@ SPAWNS = {
 PATH_NEEDS = {
     "deploy": "deploy",  # compose files, the service's images
     "sdk/test_fresh_venv.py": "network",  # installs the SDK into a new venv
-    "replay/test_many.py": "slow",  # 1,500 games
+    "replay/test_many.py": "slow",  # 300 games
     "protocol/test_generated.py": "slow",  # runs protoc
 }
 
@@ -118,3 +119,36 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         for need in sorted(_needs(item)):
             item.add_marker(need)
+
+
+# ``ARENA_TEST_WORKERS=N ./run test`` runs the suite in N processes (pytest-xdist's ``-n N
+# --dist loadfile``): a file is the unit, so its module fixtures are built once. These
+# directories are one unit each, all on one worker, one file after another: their files
+# share what is expensive to make. tests/web: one served ladder and one browser (session
+# fixtures, made once per worker that runs any of it). tests/deploy: each file brings up a
+# compose stack (PostgreSQL, a server, the web, workers) of the platform's images; two at once
+# would compete for the memory and the minutes their waits allow for.
+SHARED_UNITS = ("tests/web/", "tests/deploy/")
+
+
+def xdist_unit(nodeid: str) -> str:
+    """The unit of work a test is in: its file's path, or the one of ``SHARED_UNITS`` it is
+    under (node ids are relative to the repository's root)."""
+    shared = next((unit for unit in SHARED_UNITS if nodeid.startswith(unit)), None)
+    return shared or nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile``, with each of ``SHARED_UNITS`` one unit. (xdist's ``loadgroup``
+    cannot do it under this pytest: the node ids it sees lack their ``@group``.) Any other
+    ``--dist``: None, xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling  # only ever called with xdist running
+
+    class SharedUnits(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_unit(nodeid)
+
+    return SharedUnits(config, log)

@@ -35,19 +35,34 @@ def run_arena(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     timeout: float | None = None,
+    pids: list[int] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``arena ARGS...``, with ``env``'s variables added to the environment; never raises on
     a non-zero exit status (the tests check it). ``timeout``: raises ``TimeoutExpired`` (the
-    test fails) if the command runs longer, for a test of what must not wait."""
-    return subprocess.run(
-        [str(arena_executable()), *(str(a) for a in args)],
-        capture_output=True,
+    test fails) if the command runs longer, for a test of what must not wait. ``pids``: the
+    command's pid is added to it, as it starts (the bot containers it starts are labelled
+    with it: tests/sandbox/traces.py)."""
+    command = [str(arena_executable()), *(str(a) for a in args)]
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         encoding="utf-8",
         env=_environment() | (env or {}),
         cwd=cwd,
-        check=False,
-        timeout=timeout,
-    )
+    ) as proc:
+        if pids is not None:
+            pids.append(proc.pid)
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:  # as subprocess.run does: killed, then raised
+            proc.kill()
+            proc.communicate()
+            raise
+        except BaseException:  # interrupted, say: not waited for
+            proc.kill()
+            raise
+    return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
 
 
 def error_line(result: subprocess.CompletedProcess[str]) -> str:

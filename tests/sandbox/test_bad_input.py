@@ -4,6 +4,7 @@ left running (no bot process, no container)."""
 from __future__ import annotations
 
 import io
+import subprocess
 import tarfile
 from pathlib import Path
 
@@ -11,34 +12,31 @@ import pytest
 
 from tests.cli.runner import error_line, run_arena
 
-from .test_hostile import bot_containers
+from .traces import bot_containers, bot_processes
 
 SEATS = ("random", "random", "random")
 
 
-def _python_bots() -> list[str]:
-    found = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                environ = (proc / "environ").read_bytes()
-                cmdline = (proc / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"ARENA_SOCKET=" in environ:
-                found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
-    return found
+def play(
+    tmp_path: Path, *args: object, env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """``arena play ARGS``, and the bot processes it left running: those of its games, made
+    in a TMPDIR of this test's (traces.py: other tests' bots, on this machine, are theirs)."""
+    tmpdir = tmp_path / "tmpdir"
+    tmpdir.mkdir()
+    result = run_arena("play", *args, env={"TMPDIR": str(tmpdir), **(env or {})})
+    return result, bot_processes(tmpdir)
 
 
 def test_a_directory_without_bot_py(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
-    result = run_arena("play", tmp_path / "empty", *SEATS, "--sandbox", "process")
+    result, left = play(tmp_path, tmp_path / "empty", *SEATS, "--sandbox", "process")
     assert result.returncode == 2
     assert (
         error_line(result)
         == f"error: bot directory {tmp_path / 'empty'}: no bot.py or bot.toml at its root"
     )
-    assert _python_bots() == []
+    assert left == []
 
 
 def test_an_archive_escaping_its_root(tmp_path: Path) -> None:
@@ -49,11 +47,11 @@ def test_an_archive_escaping_its_root(tmp_path: Path) -> None:
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-    result = run_arena("play", archive, *SEATS, "--sandbox", "process")
+    result, left = play(tmp_path, archive, *SEATS, "--sandbox", "process")
     assert result.returncode == 2
     assert "escapes the archive's root" in error_line(result)
     assert not (tmp_path.parent / "escape.py").exists()
-    assert _python_bots() == []
+    assert left == []
 
 
 def test_an_archive_with_a_link_out(tmp_path: Path) -> None:
@@ -74,22 +72,25 @@ def test_an_archive_with_a_link_out(tmp_path: Path) -> None:
 
 @pytest.mark.docker
 def test_an_image_that_does_not_exist() -> None:
-    result = run_arena("play", "random", *SEATS, "--sandbox", "docker", "--image", "nope:404")
+    pids: list[int] = []
+    result = run_arena(
+        "play", "random", *SEATS, "--sandbox", "docker", "--image", "nope:404", pids=pids
+    )
     assert result.returncode == 2
     assert error_line(result) == (
         "error: the bot image nope:404 does not exist: build it with `arena image build`"
     )
-    assert bot_containers() == []
+    assert bot_containers(pids[0]) == []
 
 
 def test_a_docker_engine_that_does_not_answer(tmp_path: Path) -> None:
-    result = run_arena(
-        "play", "random", *SEATS, "--sandbox", "docker",
+    result, left = play(
+        tmp_path, "random", *SEATS, "--sandbox", "docker",
         env={"DOCKER_HOST": f"unix://{tmp_path / 'no-engine.sock'}"},
     )  # fmt: skip
     assert result.returncode == 2
     assert error_line(result).startswith("error: the Docker engine does not answer: ")
-    assert _python_bots() == []
+    assert left == []
 
 
 def test_an_unknown_sandbox() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ import pytest
 from arena.sandbox import confinement_problem
 from tests.cli.runner import run_arena
 from tests.referee.test_faults import LEGAL_FIRST, raw_bot
+from tests.sandbox.traces import bot_containers
 
 ILLEGAL_PLAY = """
 legal = set(request.legal_plays)
@@ -176,7 +178,8 @@ def socket_replaced_by(make: str) -> str:
     return f"import os, time\npath = os.environ['ARENA_SOCKET']\n{make}\ntime.sleep(600)\n"
 
 
-TOKEN = "arena-hostile-leftover-7f3a"  # in a leftover child's command line
+# In a leftover child's command line: the test puts one of its own there (``leftovers``).
+TOKEN = "{leftover_token!r}"
 
 CASES: dict[str, Case] = {
     "infinite loop in bid": Case(sdk_bot(bid="while True: pass"), "timeout", "no answer to a bid"),
@@ -221,7 +224,7 @@ for _ in range(5000):
             setup=f"""
 if os.fork() == 0:
     os.setsid()
-    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", "{TOKEN}"])
+    os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)", {TOKEN}])
 """
         ),
         "normal",
@@ -390,8 +393,9 @@ def params() -> list[object]:
     ]
 
 
-def leftovers() -> list[str]:
-    """Command lines of processes still carrying the leftover child's token."""
+def leftovers(token: str) -> list[str]:
+    """Command lines of processes carrying ``token``, this test's, as the leftover child's
+    does (another test run's children carry their own)."""
     found = []
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
@@ -399,20 +403,9 @@ def leftovers() -> list[str]:
                 cmdline = (proc / "cmdline").read_bytes()
             except OSError:
                 continue
-            if TOKEN.encode() in cmdline and b"pytest" not in cmdline:
+            if token.encode() in cmdline and b"pytest" not in cmdline:
                 found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
     return found
-
-
-def bot_containers() -> list[str]:
-    from arena.sandbox.docker import leftover_containers
-    from arena.sandbox.docker_engine import docker_client
-
-    client = docker_client()
-    try:
-        return [c.name or "" for c in leftover_containers(client)]
-    finally:
-        client.close()
 
 
 @pytest.mark.parametrize(("case", "backend"), params())
@@ -426,18 +419,22 @@ def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
     home.mkdir()
     (home / "arena.db").write_text(HOST_SECRET)
     other = Path(__file__).resolve().parents[2] / "sample_bots" / "random" / "bot.py"
+    token = f"arena-hostile-leftover-{uuid.uuid4().hex}"  # this test's alone
     bot = tmp_path / "hostile"
     bot.mkdir()
     (bot / "bot.py").write_text(
         spec.source.replace("{secret!r}", repr(str(secret)))
         .replace("{other!r}", repr(str(other)))
         .replace("{home!r}", repr(str(home / "arena.db")))
+        .replace(TOKEN, repr(token))
     )
     source_before = (bot / "bot.py").read_bytes()
     replay = tmp_path / "game.json"
+    pids: list[int] = []  # the arena command's: its containers are labelled with it
     result = run_arena(
         "play", bot, "random", "random", "random", "--seed", 4, "--replay", replay,
         "--sandbox", backend, *LIMITS, *spec.options, env={**SECRETS, "ARENA_HOME": str(home)},
+        pids=pids,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(replay.read_text())
@@ -486,12 +483,14 @@ def test_hostile_bot(case: str, backend: str, tmp_path: Path) -> None:
         assert "Errno" not in log
     assert (bot / "bot.py").read_bytes() == source_before
 
-    # Nothing it started outlived the game.
+    # Nothing it started outlived the game (what other tests and test runs on this machine
+    # start is not this game's: traces.py).
     deadline = time.monotonic() + 10
-    while leftovers() and time.monotonic() < deadline:
+    while leftovers(token) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert leftovers() == []
+    assert leftovers(token) == []
     if backend == "docker":
-        while bot_containers() and time.monotonic() < deadline:
+        (pid,) = pids
+        while bot_containers(pid) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert bot_containers() == []
+        assert bot_containers(pid) == []
