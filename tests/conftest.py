@@ -20,7 +20,7 @@ from hypothesis import settings
 
 from arena.sandbox import docker_available
 
-# The ladder's tables are paced (arena/limits.py): a game of fast bots then takes 45 s, not
+# The ladder's tables are paced (arena/bots/limits.py): a game of fast bots then takes 45 s, not
 # 2. Tests of anything else play their ladders unpaced; tests/referee/test_pace.py sets its own.
 os.environ.setdefault("ARENA_LADDER_PACE_MS", "0")
 
