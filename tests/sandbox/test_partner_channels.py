@@ -295,12 +295,15 @@ def test_partners_pass_no_bits_through_quotas_or_host_counters(
         right[name] = sum(b == s for b, s in zip(bits, BITS, strict=True))
     print(runtime, right)  # the measured capacity, for docs/operating.md
     # The sender's own view decodes its bits: what it holds is what the receiver would see.
+    # Against the median (the bits are half ones), and past the same bound as a channel: a
+    # spike of the machine's own (gVisor's free RAM moves with it) neither shifts the
+    # threshold nor fails a control that shows the figure moving with the bits.
     for name in OWN_VIEW[runtime]:
         column, raises = CHANNELS[name]
         mine = [int(s[4 + column]) for s in sent[:-1]]
-        middle = (min(mine) + max(mine)) / 2
+        middle = statistics.median(mine)
         own = [int(v > middle) if raises else int(v < middle) for v in mine]
-        assert own == list(BITS), (name, mine)
+        assert sum(b == s for b, s in zip(own, BITS, strict=True)) > MOST_RIGHT, (name, mine)
     still_open = RUNC_OPEN if runtime == "runc" else ()
     passed = {name: n for name, n in right.items() if name not in still_open}
     assert all(n <= MOST_RIGHT for n in passed.values()), (runtime, right)
