@@ -16,6 +16,10 @@ def main() -> None:
     # gRPC's core would log a failed TLS handshake on stderr, beside the one ``error:`` line
     # the client prints for it; it reads this as it is imported.
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    # Its older client stack costs the referee about a third less CPU per decision than the
+    # EventEngine client (bench/README.md, "The SDK's cheaper calls and cards"); also read
+    # as it is imported. Only this process's clients: a bot's environment is its sandbox's.
+    os.environ.setdefault("GRPC_EXPERIMENTS", "-event_engine_client")
     atexit.register(gc.freeze)  # the first registered: it runs last
     gc.disable()
     try:

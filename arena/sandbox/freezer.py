@@ -53,9 +53,10 @@ class Freezer:
     thawed: bytes
     state: Path  # v1: freezer.state; v2: cgroup.events
     cpu: Path | None = None  # v1: cpuacct.usage (ns); v2: cpu.stat (usage_usec)
-    # The freezer and state files, each opened once until ``close``: the referee freezes,
-    # thaws and looks at the state around every decision, and an open and a close each time
-    # cost the platform more CPU than the writes. Used under the lock, so that a ``close``
+    # The freezer, state and CPU files, each opened once until ``close``: the referee
+    # freezes, thaws and looks at the state around every decision, a starting bot's watch
+    # reads its CPU time a hundred times a second, and an open and a close each time cost
+    # the platform more CPU than the reads and writes. Used under the lock, so that a ``close``
     # never lets a write reach a descriptor number another file has since been given.
     _fds: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _lock: threading.Lock = field(
@@ -74,17 +75,21 @@ class Freezer:
             for fd in self._fds.values():
                 if fd >= 0:
                     os.close(fd)
-            self._fds.update(write=-1, read=-1)
+            self._fds.update(write=-1, read=-1, cpu=-1)
 
     def __del__(self) -> None:  # one never closed (its bot never stopped) leaks nothing
         self.close()
 
     def _fd(self, use: str) -> int:
-        """The descriptor for ``use`` (``write``: the freezer file, ``read``: the state),
-        opened the first time; under the lock. ``OSError`` once closed."""
+        """The descriptor for ``use`` (``write``: the freezer file, ``read``: the state,
+        ``cpu``: the CPU time), opened the first time; under the lock. ``OSError`` once
+        closed."""
         fd = self._fds.get(use)
         if fd is None:
-            path, flags = (self.path, os.O_WRONLY) if use == "write" else (self.state, os.O_RDONLY)
+            path = {"write": self.path, "read": self.state, "cpu": self.cpu}[use]
+            if path is None:
+                raise OSError(f"no {use} file")
+            flags = os.O_WRONLY if use == "write" else os.O_RDONLY
             fd = self._fds[use] = os.open(path, flags | os.O_CLOEXEC)
         if fd < 0:
             raise OSError("the freezer was closed")
@@ -140,13 +145,15 @@ class Freezer:
             os.close(fd)
 
     def cpu_ms(self) -> float | None:
-        """The CPU time its processes have used, in ms; None if it cannot be read."""
+        """The CPU time its processes have used, in ms; None if it cannot be read (or the
+        freezer was closed)."""
         if self.cpu is None:
             return None
-        try:
-            text = self.cpu.read_text()
-        except OSError:
-            return None
+        with self._lock:
+            try:
+                text = os.pread(self._fd("cpu"), 4096, 0).decode()
+            except (OSError, UnicodeDecodeError):
+                return None
         if self.cpu.name == "cpuacct.usage":
             return int(text) / 1e6
         for line in text.splitlines():

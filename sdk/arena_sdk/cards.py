@@ -13,13 +13,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Generic, Literal, TypeVar, overload
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 JOKERS = ("BB", "LB")
 ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + JOKERS
+
+
+T = TypeVar("T")
+
+
+class cached(Generic[T]):
+    """``functools.cached_property`` without its per-access lock (Python 3.11 takes one):
+    the first read computes the value and stores it on the instance, where later reads find
+    it as a plain attribute (this descriptor, having no ``__set__``, steps aside)."""
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> cached[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> T: ...
+    def __get__(self, obj: object | None, owner: type | None = None) -> T | cached[T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 class CardError(ValueError):
@@ -36,8 +61,12 @@ class Card:
     name: str
     is_trump: bool = False
 
+    # is_joker, rank, suit and rank_value are computed once per card: every card of every
+    # deal is made below, with them, so a bot reads plain attributes (a heuristic reads them
+    # hundreds of times a decision).
+
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Card):
+        if other.__class__ is Card or isinstance(other, Card):
             return self.name == other.name
         if isinstance(other, str):
             return self.name == other
@@ -56,21 +85,21 @@ class Card:
                 f"not a card: {name!r} (expected e.g. 'TS', 'AH', 'BB', 'LB')"
             ) from None
 
-    @property
+    @cached
     def is_joker(self) -> bool:
         return self.name in JOKERS
 
-    @property
+    @cached
     def rank(self) -> str:
         """``'2'`` … ``'A'``; ``'BB'`` or ``'LB'`` for a joker."""
         return self.name if self.is_joker else self.name[0]
 
-    @property
+    @cached
     def suit(self) -> str | None:
         """``'S'``, ``'H'``, ``'D'`` or ``'C'``; ``None`` for a joker (it counts as trump)."""
         return None if self.is_joker else self.name[1]
 
-    @property
+    @cached
     def rank_value(self) -> int:
         """0 for a two … 12 for an ace; 13 for LB and 14 for BB."""
         if self.is_joker:
@@ -91,6 +120,10 @@ _CARDS: dict[tuple[str, str | None], Card] = {
     for name in ALL_CARDS
     for trump in (None, *SUITS)
 }
+for _card in _CARDS.values():
+    for _name in ("is_joker", "rank", "suit", "rank_value"):
+        getattr(_card, _name)  # computed once, kept on the card
+del _card, _name
 
 # The same cards by trump, then by name: a deal's cards are then one lookup each.
 CARDS_BY_TRUMP: dict[str | None, dict[str, Card]] = {

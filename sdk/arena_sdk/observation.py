@@ -6,36 +6,14 @@ nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, overload
 
 from backalley.v1 import player_pb2 as pb
 
-from .cards import ALL_CARDS, CARDS_BY_TRUMP, Bid, Card
+from .cards import ALL_CARDS, CARDS_BY_TRUMP, Bid, Card, cached
 
 SEATS = 4
-T = TypeVar("T")
-
-
-class cached(Generic[T]):
-    """``functools.cached_property`` without its per-access lock (Python 3.11 takes one):
-    the first read computes the value and stores it on the instance."""
-
-    def __init__(self, compute: Callable[[Any], T]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> cached[T]: ...
-    @overload
-    def __get__(self, obj: object, owner: type | None = None) -> T: ...
-    def __get__(self, obj: object | None, owner: type | None = None) -> T | cached[T]:
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.compute(obj)
-        return value
 
 
 @dataclass(frozen=True)
@@ -121,7 +99,8 @@ class Observation:
             return tuple(self._card(name) for name in names)
 
     def _trick(self, msg: pb.Trick) -> Trick:
-        plays = tuple(Play(p.seat, self._card(p.card)) for p in msg.plays)
+        cards = self._cards([p.card for p in msg.plays])
+        plays = tuple([Play(p.seat, card) for p, card in zip(msg.plays, cards, strict=True)])
         return Trick(msg.leader, plays, msg.winner if msg.HasField("winner") else None)
 
     # -------------------------------------------------------------- who and where
@@ -246,7 +225,8 @@ class Observation:
             seen.add(swap.discarded.name)
         if self.trump is None:
             seen.update(("BB", "LB"))
-        return frozenset(self._card(c) for c in ALL_CARDS if c not in seen)
+        cards = CARDS_BY_TRUMP[self.trump]
+        return frozenset([cards[c] for c in ALL_CARDS if c not in seen])
 
     def follows(self, card: Card, led: Card) -> bool:
         """Whether ``card`` follows the suit of ``led`` (any trump follows a trump lead)."""

@@ -54,6 +54,16 @@ BENCHES = [
         r"ratio=\d+\.\d+",
     ),
     Bench(
+        "sdk_decision.py",
+        ("--decisions", "20", "--rounds", "1", "--warmup", "5", "--block", "10"),
+        r"ratio=\d+\.\d+",
+    ),
+    Bench(
+        "referee.py",
+        ("--decisions", "20", "--rounds", "1", "--warmup", "5", "--block", "10"),
+        r"ratio=\d+\.\d+",
+    ),
+    Bench(
         "node_runtime.py",
         ("--decisions", "20", "--rounds", "1", "--warmup", "5", "--block", "10", "--startups", "1"),
         r"ratio=\d+\.\d+",
