@@ -36,8 +36,8 @@ import grpc
 from protocol import ECHO_METHOD, STARTUP_S, BenchError, Positions, _log_tail, echo_server
 from sdk_decision import BOTS, bot_copy, sandboxes, started_bot  # bench/sdk_decision.py's
 
+from arena.bots.limits import Limits
 from arena.engine import Observation
-from arena.limits import Limits
 from arena.referee import BotFault, RemotePlayer
 from arena.referee.protocol import decision_request
 from arena.sandbox import ProcessSandbox, SandboxError

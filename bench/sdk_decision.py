@@ -50,9 +50,9 @@ from protocol import (  # bench/protocol.py's
     echo_server,
 )
 
+from arena.bots.limits import Limits
 from arena.engine import Rules
-from arena.limits import Limits
-from arena.play import CHANNEL_OPTIONS
+from arena.play.tables import CHANNEL_OPTIONS
 from arena.referee import BotFault, RemotePlayer
 from arena.referee.protocol import decision_request
 from arena.sandbox import ProcessSandbox, SandboxError, dial_path
