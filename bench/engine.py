@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, cast
 
+from arguments import positive_float, positive_int
+
 OH_HELL_PARAMS: dict[str, int] = {
     "players": 4,
     "num_suits": 4,
@@ -157,26 +159,12 @@ def _import_game_state() -> OursStateClass:
     return cast(OursStateClass, game_state)
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
-        "--seconds", type=_positive_float, default=2.0, help="seconds per engine per round"
+        "--seconds", type=positive_float, default=2.0, help="seconds per engine per round"
     )
-    parser.add_argument("--rounds", type=_positive_int, default=5, help="interleaved rounds")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds")
     parser.add_argument("--seed", type=int, default=0, help="base RNG seed")
     args = parser.parse_args(argv)
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+from arguments import positive_int
 
 from arena.bots.limits import Limits
 from arena.engine import Rules
@@ -176,10 +177,10 @@ def _median_ms(values: Sequence[float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=_positive_int, default=10, help="games per round")
-    parser.add_argument("--rounds", type=_positive_int, default=4, help="rounds per backend")
+    parser.add_argument("--games", type=positive_int, default=10, help="games per round")
+    parser.add_argument("--rounds", type=positive_int, default=4, help="rounds per backend")
     parser.add_argument(
-        "--startups", type=_positive_int, default=5, help="start-up measurements per backend"
+        "--startups", type=positive_int, default=5, help="start-up measurements per backend"
     )
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     args = parser.parse_args(argv)
@@ -254,13 +255,6 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"ratio={medians['docker'] / medians['process']:.2f}")
     return 0
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
+from arguments import positive_int
 from protocol import BenchError, Positions, Side, run_decisions, summary
 
 from arena.bots.limits import Limits
@@ -96,20 +97,13 @@ def startup_ms(runtime: str, workdir: Path, limits: Limits) -> float:
         return (time.perf_counter() - start) * 1000
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--decisions", type=_positive_int, default=3000, help="per side per round")
-    parser.add_argument("--rounds", type=_positive_int, default=5, help="interleaved rounds")
-    parser.add_argument("--warmup", type=_positive_int, default=500, help="untimed calls first")
-    parser.add_argument("--block", type=_positive_int, default=100, help="calls before switching")
-    parser.add_argument("--startups", type=_positive_int, default=5, help="starts per runtime")
+    parser.add_argument("--decisions", type=positive_int, default=3000, help="per side per round")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds")
+    parser.add_argument("--warmup", type=positive_int, default=500, help="untimed calls first")
+    parser.add_argument("--block", type=positive_int, default=100, help="calls before switching")
+    parser.add_argument("--startups", type=positive_int, default=5, help="starts per runtime")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     args = parser.parse_args(argv)
     if shutil.which("node") is None or not (SDK_JS / "node_modules").is_dir():

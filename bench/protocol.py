@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import cast
 
 import grpc
+from arguments import positive_int
 from backalley.v1 import player_pb2 as pb
 
 from arena.bots.limits import Limits
@@ -323,13 +324,6 @@ def summary(side: Side) -> tuple[float, float]:
     return statistics.median(times) / 1000, percentile(times, 0.99) / 1000
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return value
-
-
 @dataclass(frozen=True)
 class Plan:
     seed: int
@@ -397,14 +391,14 @@ def measure(plan: Plan, tmp: Path) -> dict[str, Side]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
-        "--decisions", type=_positive_int, default=3000, help="calls per side per round"
+        "--decisions", type=positive_int, default=3000, help="calls per side per round"
     )
-    parser.add_argument("--rounds", type=_positive_int, default=5, help="interleaved rounds")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds")
     parser.add_argument(
-        "--warmup", type=_positive_int, default=500, help="untimed calls per side first"
+        "--warmup", type=positive_int, default=500, help="untimed calls per side first"
     )
     parser.add_argument(
-        "--block", type=_positive_int, default=100, help="calls per side before switching"
+        "--block", type=positive_int, default=100, help="calls per side before switching"
     )
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument(

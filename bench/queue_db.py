@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
+from arguments import positive_int
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from tournament import CLK_TCK, DEFAULT_URL, BenchError, Cpu, fresh_schema  # bench/tournament.py's
@@ -456,13 +457,13 @@ def _p95(values: Sequence[float]) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--slots", type=_counts, default=(1, 2, 4, 8, 16), help="e.g. 1,4,16")
-    parser.add_argument("--processes", type=_positive_int, default=4, help="worker processes")
-    parser.add_argument("--entries", type=_positive_int, default=20, help="active versions")
-    parser.add_argument("--matches", type=_positive_int, default=600, help="queued, per run")
+    parser.add_argument("--processes", type=positive_int, default=4, help="worker processes")
+    parser.add_argument("--entries", type=positive_int, default=20, help="active versions")
+    parser.add_argument("--matches", type=positive_int, default=600, help="queued, per run")
     parser.add_argument("--results", type=int, default=0, help="played, per run (0: all)")
     parser.add_argument("--play-ms", type=int, default=0, help="a synthetic match's time")
     parser.add_argument("--match-s", type=float, default=40.0, help="a real match, for the answer")
-    parser.add_argument("--timeout", type=_positive_int, default=900, help="per run, s")
+    parser.add_argument("--timeout", type=positive_int, default=900, help="per run, s")
     parser.add_argument(
         "--url",
         default=os.environ.get("ARENA_BENCH_POSTGRES_URL", DEFAULT_URL),
@@ -501,15 +502,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _positive_int(text_: str) -> int:
-    value = int(text_)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
 def _counts(text_: str) -> tuple[int, ...]:
-    values = tuple(sorted({_positive_int(v) for v in text_.split(",") if v.strip()}))
+    values = tuple(sorted({positive_int(v) for v in text_.split(",") if v.strip()}))
     if not values:
         raise argparse.ArgumentTypeError("no slot count")
     return values

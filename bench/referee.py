@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import grpc
+from arguments import positive_int
 from protocol import ECHO_METHOD, STARTUP_S, BenchError, Positions, _log_tail, echo_server
 from sdk_decision import BOTS, bot_copy, sandboxes, started_bot  # bench/sdk_decision.py's
 
@@ -119,19 +120,12 @@ def measure(
     return per_round
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--decisions", type=_positive_int, default=2000, help="per side per round")
-    parser.add_argument("--rounds", type=_positive_int, default=3, help="rounds")
-    parser.add_argument("--warmup", type=_positive_int, default=300, help="untimed calls first")
-    parser.add_argument("--block", type=_positive_int, default=100, help="calls per side in turn")
+    parser.add_argument("--decisions", type=positive_int, default=2000, help="per side per round")
+    parser.add_argument("--rounds", type=positive_int, default=3, help="rounds")
+    parser.add_argument("--warmup", type=positive_int, default=300, help="untimed calls first")
+    parser.add_argument("--block", type=positive_int, default=100, help="calls per side in turn")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument("--sandbox", default="none,process", help="comma-separated: none, process")
     args = parser.parse_args(argv)

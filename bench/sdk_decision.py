@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+from arguments import positive_int
 from protocol import (  # bench/protocol.py's
     ECHO_METHOD,
     STARTUP_S,
@@ -282,24 +283,17 @@ def measure(plan: Plan, sandbox: ProcessSandbox, work: Path) -> dict[str, Server
         return {s.name: s for s in servers}
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
-        "--decisions", type=_positive_int, default=2000, help="calls per server per round"
+        "--decisions", type=positive_int, default=2000, help="calls per server per round"
     )
-    parser.add_argument("--rounds", type=_positive_int, default=3, help="rounds")
+    parser.add_argument("--rounds", type=positive_int, default=3, help="rounds")
     parser.add_argument(
-        "--warmup", type=_positive_int, default=300, help="untimed calls per server first"
+        "--warmup", type=positive_int, default=300, help="untimed calls per server first"
     )
     parser.add_argument(
-        "--block", type=_positive_int, default=250, help="calls per server before the next"
+        "--block", type=positive_int, default=250, help="calls per server before the next"
     )
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument(

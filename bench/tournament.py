@@ -73,6 +73,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arguments import positive_int
 from sqlalchemy import create_engine, exc, text
 from sqlalchemy.engine import make_url
 
@@ -764,24 +765,24 @@ def main(argv: list[str] | None = None) -> int:
         return profiled_worker(argv[1], argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sandbox", choices=("docker", "process"), default="docker")
-    parser.add_argument("--think-ms", type=_positive_int, default=20, help="per decision")
+    parser.add_argument("--think-ms", type=positive_int, default=20, help="per decision")
     parser.add_argument("--workers", type=_counts, default=(1, 2, 4), help="e.g. 1,2,4")
     parser.add_argument(
-        "--matches-per-worker", type=_positive_int, default=2, help="matches = this x workers"
+        "--matches-per-worker", type=positive_int, default=2, help="matches = this x workers"
     )
     parser.add_argument(
         "--url",
         default=os.environ.get("ARENA_BENCH_POSTGRES_URL", DEFAULT_URL),
         help="PostgreSQL (default: $ARENA_BENCH_POSTGRES_URL, else the tests' database)",
     )
-    parser.add_argument("--timeout", type=_positive_int, default=900, help="per run, s")
+    parser.add_argument("--timeout", type=positive_int, default=900, help="per run, s")
     parser.add_argument("--profile", type=Path, help="a directory: run the workers profiled")
-    parser.add_argument("--top", type=_positive_int, default=25, help="profile lines shown")
+    parser.add_argument("--top", type=positive_int, default=25, help="profile lines shown")
     parser.add_argument(
-        "--share-workers", type=_positive_int, default=2, help="workers for the CPU share"
+        "--share-workers", type=positive_int, default=2, help="workers for the CPU share"
     )
     parser.add_argument(
-        "--share-matches-per-worker", type=_positive_int, default=4, help="for the CPU share"
+        "--share-matches-per-worker", type=positive_int, default=4, help="for the CPU share"
     )
     parser.add_argument(
         "--only", choices=("ratio", "share"), help="one part: the throughput or the CPU share"
@@ -839,15 +840,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
 def _counts(text: str) -> tuple[int, ...]:
-    values = tuple(sorted({_positive_int(v) for v in text.split(",") if v.strip()}))
+    values = tuple(sorted({positive_int(v) for v in text.split(",") if v.strip()}))
     if not values:
         raise argparse.ArgumentTypeError("no worker count")
     return values
