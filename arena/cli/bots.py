@@ -16,14 +16,22 @@ from arena.service.tls import ClientTls
 
 from .app import app, bots_app, cells, fail, out
 from .opening import ladder_for, local_ladder, print_table, token_of
-from .options import PlaintextOption, ServerOption, TlsCaOption, TokenOption, TournamentOption
+from .options import (
+    JsonListOption,
+    JsonObjectOption,
+    PlaintextOption,
+    ServerOption,
+    TlsCaOption,
+    TokenOption,
+    TournamentOption,
+)
 
 app.add_typer(bots_app, name="bots")
 
 
 @bots_app.command("list")
 def bots_command(
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    as_json: JsonListOption = False,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,
@@ -82,7 +90,7 @@ def bots_export(
 @app.command("bot")
 def bot_command(
     name: Annotated[str, typer.Argument(help="A bot's name on the ladder.")],
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: one object.")] = False,
+    as_json: JsonObjectOption = False,
     tournament: TournamentOption = LADDER,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,

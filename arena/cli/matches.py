@@ -17,7 +17,14 @@ from arena.service.tls import ClientTls
 
 from .app import app, cells, fail, out, replay_app
 from .opening import ladder_for, print_table, token_of
-from .options import PlaintextOption, ServerOption, TlsCaOption, TokenOption, TournamentOption
+from .options import (
+    JsonListOption,
+    PlaintextOption,
+    ServerOption,
+    TlsCaOption,
+    TokenOption,
+    TournamentOption,
+)
 
 
 @app.command("matches")
@@ -30,7 +37,7 @@ def matches_command(
         str | None,
         typer.Option(metavar="NAME", help="Only the matches a version of this bot plays in."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    as_json: JsonListOption = False,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
     plaintext: PlaintextOption = False,

@@ -56,3 +56,7 @@ PlaintextOption = Annotated[
         help="With --server: no TLS (a server on loopback, or on a network you trust).",
     ),
 ]
+
+# --json, for a command that prints rows (a list) or one document (an object).
+JsonListOption = Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")]
+JsonObjectOption = Annotated[bool, typer.Option("--json", help="JSON: one object.")]

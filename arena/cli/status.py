@@ -16,14 +16,14 @@ from arena.service.tls import ClientTls
 
 from .app import app, cells, fail, out
 from .opening import ladder_for, local_ladder, print_table
-from .options import PlaintextOption, ServerOption, TlsCaOption
+from .options import JsonObjectOption, PlaintextOption, ServerOption, TlsCaOption
 
 ALWAYS_SHOWN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.DONE, MatchStatus.ERROR)
 
 
 @app.command("status")
 def status_command(
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: one object.")] = False,
+    as_json: JsonObjectOption = False,
     silent_after: Annotated[
         float, typer.Option(help="A worker not heard from for this long (s) is silent.")
     ] = SILENT_AFTER_S,

@@ -14,7 +14,7 @@ from arena.service.tls import ClientTls
 
 from .app import app, err, fail, out
 from .opening import ladder_for, print_table, token_of
-from .options import PlaintextOption, ServerOption, TlsCaOption, TokenOption
+from .options import JsonListOption, PlaintextOption, ServerOption, TlsCaOption, TokenOption
 
 token_app = typer.Typer(no_args_is_help=True, help="Your tokens: list, create, revoke.")
 app.add_typer(token_app, name="token")
@@ -28,7 +28,7 @@ def _when(seconds: float | None) -> str:
 
 @token_app.command("list")
 def token_list(
-    as_json: Annotated[bool, typer.Option("--json", help="JSON: a list of objects.")] = False,
+    as_json: JsonListOption = False,
     token: TokenOption = None,
     server: ServerOption = None,
     tls_ca: TlsCaOption = None,
