@@ -29,7 +29,7 @@ def stored_replays(arena: Arena, tournament: str = "ladder") -> list[dict[str, A
     with arena.store() as store:
         ladder = store.tournament(tournament)
         assert ladder.id is not None
-        data = StoredFiles(store, arena.host.home / "cache")
+        data = StoredFiles(store, arena.home / "cache")
         return [
             game
             for m in store.matches(ladder.id, MatchStatus.DONE)
