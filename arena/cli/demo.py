@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from arena.play.bot_specs import SAMPLE_BOTS, sample_bot_names
-from arena.read_model import LADDER, MatchStatus
+from arena.read_model import LADDER, MatchStatus, version_label
 
 from .app import app, fail, out, sandbox_for, sandbox_kind
 from .opening import local_ladder
@@ -68,7 +68,7 @@ def demo(
                 done = ladder.submit(token, SAMPLE_BOTS / bot, bot)
                 v = done.version
                 out.print(
-                    f"submitted {bot} v{v.number}: {v.status}"
+                    f"submitted {version_label(bot, v.number)}: {v.status}"
                     + (f" · {done.scheduled} matches scheduled" if done.scheduled else ""),
                     markup=False,
                 )
