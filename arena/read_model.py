@@ -74,6 +74,15 @@ def version_label(bot: str, number: int) -> str:
     return f"{bot} v{number}"
 
 
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    """A count with its noun, as every front end writes it.
+
+    >>> plural(1, "match", "matches"), plural(2, "card")
+    ('1 match', '2 cards')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
+
+
 def parse_version(spec: str) -> tuple[str, int | None]:
     """``NAME@V`` as (NAME, V), ``NAME`` alone as (NAME, None): the one reading of what
     every command and call names a version by. A name may hold ``@`` itself, so V is

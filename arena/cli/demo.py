@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from arena.play.bot_specs import SAMPLE_BOTS, sample_bot_names
-from arena.read_model import LADDER, MatchStatus, version_label
+from arena.read_model import LADDER, MatchStatus, plural, version_label
 
 from .app import app, fail, out, sandbox_for, sandbox_kind
 from .opening import local_ladder
@@ -67,9 +67,10 @@ def demo(
             for bot in chosen:
                 done = ladder.submit(token, SAMPLE_BOTS / bot, bot)
                 v = done.version
+                matches = plural(done.scheduled, "match", "matches")
                 out.print(
                     f"submitted {version_label(bot, v.number)}: {v.status}"
-                    + (f" · {done.scheduled} matches scheduled" if done.scheduled else ""),
+                    + (f" · {matches} scheduled" if done.scheduled else ""),
                     markup=False,
                 )
             run_with_progress(ladder, None, concurrency, backend)

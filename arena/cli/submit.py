@@ -9,6 +9,7 @@ import typer
 
 from arena.host.inert import inert
 from arena.play.bot_specs import sample_bot
+from arena.read_model import plural
 from arena.service.tls import ClientTls
 
 from .app import app, fail, out
@@ -66,6 +67,5 @@ def submit_command(
     elif not done.new:
         out.print(inert(f"{version.label}: already submitted ({version.status})"), markup=False)
     else:
-        out.print(
-            f"{version.label}: active · {done.scheduled} ladder matches scheduled", markup=False
-        )
+        matches = plural(done.scheduled, "ladder match", "ladder matches")
+        out.print(f"{version.label}: active · {matches} scheduled", markup=False)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from arena.bots.limits import LADDER_PACE_MS, stored_limits
-from arena.read_model import MatchStatus, RatingModelName, ScheduleKind
+from arena.read_model import MatchStatus, RatingModelName, ScheduleKind, plural
 
 from .app import app, fail, out, sandbox_for
 from .opening import local_ladder
@@ -66,7 +66,8 @@ def tournament_create(
             pace_ms=pace_ms, schedule=ScheduleKind(schedule),
         )  # fmt: skip
     more = " (more as results come in)" if schedule == "adaptive" else ""
-    out.print(f"tournament {name}: {count} matches scheduled{more}", markup=False)
+    matches = plural(count, "match", "matches")
+    out.print(f"tournament {name}: {matches} scheduled{more}", markup=False)
 
 
 @tournament_app.command("schedule")
@@ -83,7 +84,7 @@ def tournament_schedule(
         fail(f"unknown schedule {schedule!r}: {' or '.join(SCHEDULES)}")
     with local_ladder() as ladder:
         t, count = ladder.set_schedule(name, ScheduleKind(schedule))
-    queued = f": {count} matches scheduled" if count else ""
+    queued = f": {plural(count, 'match', 'matches')} scheduled" if count else ""
     out.print(f"tournament {name}: schedule {t.schedule}{queued}", markup=False)
 
 

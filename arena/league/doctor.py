@@ -31,7 +31,7 @@ from functools import partial
 
 from arena.competition import grow
 from arena.host.inert import inert
-from arena.read_model import LADDER, Problem, ScheduleKind, TournamentFormat
+from arena.read_model import LADDER, Problem, ScheduleKind, TournamentFormat, plural
 from arena.store import JobKind, MatchSpec, NotFound, Store, Tournament
 
 from .apply_ratings import update_ratings
@@ -114,19 +114,21 @@ def repair(store: Store, silent_after: float) -> list[str]:
             done.append(f"the validation of {labels(version_id)} queued to be played again")
     scheduled = store.repair_ladder(LADDER, partial(missing_matches, store.deal_secret()))
     if scheduled:
-        done.append(f"ladder: {scheduled} missing matches scheduled")
+        done.append(f"ladder: {plural(scheduled, 'missing match', 'missing matches')} scheduled")
     for tournament in store.tournaments():
         assert tournament.id is not None
         if not store.unrated_ready(tournament.id):
             continue  # the cheap check first: rating reads the whole schedule
         rated = update_ratings(store, tournament.id)
         if rated:
-            done.append(f"tournament {tournament.name}: {rated} finished matches rated")
+            matches = plural(rated, "finished match", "finished matches")
+            done.append(f"tournament {tournament.name}: {matches} rated")
     for tournament in store.tournaments():
         assert tournament.id is not None
         queued = top_up(store, tournament.id)
         if queued:
-            done.append(f"tournament {tournament.name}: its next {queued} matches scheduled")
+            matches = plural(queued, "match", "matches")
+            done.append(f"tournament {tournament.name}: its next {matches} scheduled")
     return done
 
 

@@ -21,7 +21,7 @@ from arena.host.inert import inert, inert_bytes, inert_tree
 from arena.host.rate_limit import RateLimit
 from arena.league.api import LocalLadder
 from arena.league.browse import Forbidden, StandingsCache, StoreError, User, user_of_session
-from arena.read_model import BotLog
+from arena.read_model import BotLog, plural
 
 from .session import COOKIE, Sessions
 
@@ -61,11 +61,6 @@ def ago(seconds: float) -> str:
     if s < 2 * 86400:
         return f"{s // 3600} h ago"
     return f"{s // 86400} days ago"
-
-
-def plural(count: int, noun: str, nouns: str = "") -> str:
-    """ "1 card", "2 cards" ("1 match", "2 matches" given the plural)."""
-    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -200,7 +200,8 @@ def test_a_batch_a_killed_worker_never_planned_is_queued_by_the_next_worker_s_re
         assert store.status_counts(ladder.id)[MatchStatus.QUEUED] == 0
         (line,) = repair(store, SILENT_AFTER_S)
         queued = store.status_counts(ladder.id)[MatchStatus.QUEUED]
-        assert line == f"tournament ladder: its next {queued} matches scheduled" and queued > 0
+        noun = "match" if queued == 1 else "matches"
+        assert line == f"tournament ladder: its next {queued} {noun} scheduled" and queued > 0
         assert repair(store, SILENT_AFTER_S) == []  # the batch is there: nothing more due
 
 
@@ -219,7 +220,7 @@ def test_a_tournament_created_adaptive_is_topped_up_by_the_worker(
     created = sqlite_arena.ok(
         "tournament", "create", "cup", "--bots", "a,b", "--schedule", "adaptive", "--pace-ms", "0"
     )
-    assert created.stdout == "tournament cup: 1 matches scheduled (more as results come in)\n"
+    assert created.stdout == "tournament cup: 1 match scheduled (more as results come in)\n"
     sqlite_arena.ok("tournament", "run", "cup", "--sandbox", "process", "--concurrency", "2")
     with sqlite_arena.store() as store:
         cup = store.tournament("cup")

@@ -53,7 +53,7 @@ def test_submit_play_and_read_the_ladder(arena: Arena, tmp_path: Path) -> None:
     assert first.stdout == "random v1: active · 0 ladder matches scheduled\n"
     second = arena.submit(heuristic_zip, "heuristic", token)
     assert second.returncode == 0, second.stderr
-    assert second.stdout == "heuristic v1: active · 1 ladder matches scheduled\n"
+    assert second.stdout == "heuristic v1: active · 1 ladder match scheduled\n"
 
     bots = table_rows(arena.ok("bots").stdout)
     assert [row[:3] for row in bots] == [["heuristic", "1", "active"], ["random", "1", "active"]]
@@ -134,7 +134,7 @@ def test_a_new_version_retires_the_old_one_and_only_its_owner_may_submit(
     arena.seed(alice, "alpha", bot_copy("random", tmp_path / "a1"))
     arena.seed(bob, "beta", bot_copy("random", tmp_path / "b1", "beta"))
     newer = arena.submit(bot_copy("random", tmp_path / "a2", "alpha 2"), "alpha", alice)
-    assert newer.stdout == "alpha v2: active · 1 ladder matches scheduled\n", newer.stderr
+    assert newer.stdout == "alpha v2: active · 1 ladder match scheduled\n", newer.stderr
 
     with arena.store() as store:
         v1, v2 = store.versions("alpha")

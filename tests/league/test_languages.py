@@ -56,7 +56,7 @@ def test_a_cpp_bot_is_built_validated_and_rated_in_containers(
     js = archive_of(SAMPLE_BOTS / "random_js", tmp_path / "random_js.tar.gz")
     submitted = arena.submit(js, "js", token, "--sandbox", "docker")
     assert submitted.returncode == 0, submitted.stderr
-    assert submitted.stdout == "js v1: active · 1 ladder matches scheduled\n"
+    assert submitted.stdout == "js v1: active · 1 ladder match scheduled\n"
 
     arena.seed(token, "random", SAMPLE_BOTS / "random")  # a Python opponent, its match queued
     arena.ok("worker", "--until-idle", "--sandbox", "docker")

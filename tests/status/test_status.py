@@ -93,7 +93,7 @@ def json_lines(stderr: str) -> list[dict[str, Any]]:
 def test_a_worker_logs_json_and_reports_itself(arena: Arena, tmp_path: Path) -> None:
     two_bots(arena, tmp_path)
     made = arena.ok("tournament", "create", "cup", "--bots", "r1,r2", "--seed", 5)
-    assert made.stdout.strip() == "tournament cup: 1 matches scheduled"
+    assert made.stdout.strip() == "tournament cup: 1 match scheduled"
     before = status_json(arena)
     assert before["queue_depth"] == 2 and before["running"] == [] and before["workers"] == []
     assert [(t["tournament"], t["kind"], t["counts"]["queued"]) for t in before["tournaments"]] == [
