@@ -74,13 +74,15 @@ def version_label(bot: str, number: int) -> str:
     return f"{bot} v{number}"
 
 
-def plural(count: int, noun: str, nouns: str = "") -> str:
-    """A count with its noun, as every front end writes it.
+def plural(count: int, noun: str) -> str:
+    """A count with its noun, as every front end writes it (English: "es" after a hiss).
 
-    >>> plural(1, "match", "matches"), plural(2, "card")
-    ('1 match', '2 cards')
+    >>> plural(1, "match"), plural(2, "ladder match"), plural(0, "card")
+    ('1 match', '2 ladder matches', '0 cards')
     """
-    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {noun}{'es' if noun.endswith(('s', 'x', 'z', 'ch', 'sh')) else 's'}"
 
 
 def parse_version(spec: str) -> tuple[str, int | None]:

@@ -10,6 +10,7 @@ from .engine.bids import BOARD_NAMES
 from .engine.cards import SUITS
 from .engine.replay import Forfeit
 from .host.inert import inert
+from .read_model import plural
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -102,7 +103,7 @@ def statistics_lines(name: str, stats: Statistics) -> list[str]:
     """Two lines for one bot: its figures, then its contracts made by its own bid."""
     per_deal = stats.points_per_deal
     parts = [
-        f"{stats.games} seat-game{'s' if stats.games != 1 else ''}",  # two seats of a game: 2
+        plural(stats.games, "seat-game"),  # two seats of a game: 2
         f"{stats.deals} deals",
         "no points per deal" if per_deal is None else f"{per_deal:+.1f} points per deal",
     ]

@@ -67,7 +67,7 @@ def demo(
             for bot in chosen:
                 done = ladder.submit(token, SAMPLE_BOTS / bot, bot)
                 v = done.version
-                matches = plural(done.scheduled, "match", "matches")
+                matches = plural(done.scheduled, "match")
                 out.print(
                     f"submitted {version_label(bot, v.number)}: {v.status}"
                     + (f" · {matches} scheduled" if done.scheduled else ""),

@@ -67,5 +67,5 @@ def submit_command(
     elif not done.new:
         out.print(inert(f"{version.label}: already submitted ({version.status})"), markup=False)
     else:
-        matches = plural(done.scheduled, "ladder match", "ladder matches")
+        matches = plural(done.scheduled, "ladder match")
         out.print(f"{version.label}: active · {matches} scheduled", markup=False)

@@ -66,7 +66,7 @@ def tournament_create(
             pace_ms=pace_ms, schedule=ScheduleKind(schedule),
         )  # fmt: skip
     more = " (more as results come in)" if schedule == "adaptive" else ""
-    matches = plural(count, "match", "matches")
+    matches = plural(count, "match")
     out.print(f"tournament {name}: {matches} scheduled{more}", markup=False)
 
 
@@ -84,7 +84,7 @@ def tournament_schedule(
         fail(f"unknown schedule {schedule!r}: {' or '.join(SCHEDULES)}")
     with local_ladder() as ladder:
         t, count = ladder.set_schedule(name, ScheduleKind(schedule))
-    queued = f": {plural(count, 'match', 'matches')} scheduled" if count else ""
+    queued = f": {plural(count, 'match')} scheduled" if count else ""
     out.print(f"tournament {name}: schedule {t.schedule}{queued}", markup=False)
 
 

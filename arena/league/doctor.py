@@ -114,20 +114,20 @@ def repair(store: Store, silent_after: float) -> list[str]:
             done.append(f"the validation of {labels(version_id)} queued to be played again")
     scheduled = store.repair_ladder(LADDER, partial(missing_matches, store.deal_secret()))
     if scheduled:
-        done.append(f"ladder: {plural(scheduled, 'missing match', 'missing matches')} scheduled")
+        done.append(f"ladder: {plural(scheduled, 'missing match')} scheduled")
     for tournament in store.tournaments():
         assert tournament.id is not None
         if not store.unrated_ready(tournament.id):
             continue  # the cheap check first: rating reads the whole schedule
         rated = update_ratings(store, tournament.id)
         if rated:
-            matches = plural(rated, "finished match", "finished matches")
+            matches = plural(rated, "finished match")
             done.append(f"tournament {tournament.name}: {matches} rated")
     for tournament in store.tournaments():
         assert tournament.id is not None
         queued = top_up(store, tournament.id)
         if queued:
-            matches = plural(queued, "match", "matches")
+            matches = plural(queued, "match")
             done.append(f"tournament {tournament.name}: its next {matches} scheduled")
     return done
 
